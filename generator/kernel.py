@@ -1,0 +1,112 @@
+"""The one mapping from the manifest's fields to the panel kernel's field declarations.
+
+Targets render it as code (``Text("title", max_length=200, required=True)``) and the
+generation-time spec builder instantiates it, so the code and the spec cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import ir, naming
+
+_STRING_CLASSES = {
+    None: "Text",
+    "text": "Textarea",
+    "email": "Email",
+    "uri": "Url",
+    "uuid": "Uuid",
+    "password": "Password",
+    "date": "Date",
+    "date-time": "DateTime",
+}
+_LENGTH_CLASSES = {"Text", "Textarea", "Email", "Url", "Uuid", "Password"}
+# Defaults of the kernel classes, so only deviations are written out.
+_CLASS_DEFAULTS = {
+    "Textarea": {"sortable": False},
+    "Password": {"sortable": False, "filterable": False},
+}
+
+
+@dataclass(frozen=True)
+class KernelField:
+    """A kernel field class name plus the arguments that differ from its defaults."""
+
+    class_name: str
+    name: str
+    kwargs: tuple[tuple[str, Any], ...]
+
+    def as_code(self) -> str:
+        """Python source of the constructor call, in black's style for short calls."""
+        if self.class_name == "ID" and not self.kwargs:
+            return "ID()"
+        args = [repr(self.name)] + [f"{k}={_literal(v)}" for k, v in self.kwargs]
+        return f"{self.class_name}({', '.join(args)})"
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        inner = ", ".join(_literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+def class_name(field: ir.Field) -> str:
+    """Kernel class for a manifest field."""
+    if field.is_key and field.type == "integer" and field.name == "id":
+        return "ID"
+    if field.relation:
+        return "BelongsTo"
+    if field.enum is not None:
+        return "Select"
+    if field.type == "string":
+        return _STRING_CLASSES[field.format]
+    return {"integer": "Integer", "number": "Number", "boolean": "Boolean"}[field.type]
+
+
+def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
+    """Map one manifest field to its kernel declaration."""
+    cls = class_name(field)
+    if cls == "ID" and field.label == "ID" and field.description is None:
+        return KernelField("ID", field.name, ())
+    candidates: list[tuple[str, Any]] = []
+    if field.label != naming.humanize(field.name):
+        candidates.append(("label", field.label))
+    if cls == "Select":
+        candidates.append(("options", tuple(field.enum or ())))
+    if cls == "BelongsTo" and field.relation:
+        candidates.append(("resource", project.resource(field.relation).uri))
+    if cls in _LENGTH_CLASSES:
+        candidates += [
+            ("min_length", field.min_length),
+            ("max_length", field.max_length),
+            ("pattern", field.pattern),
+        ]
+    if cls in {"Integer", "Number", "BelongsTo"}:
+        candidates += [("minimum", field.minimum), ("maximum", field.maximum)]
+    candidates += [
+        ("required", field.required or None),
+        ("nullable", field.nullable or None),
+        ("read_only", (field.read_only and not field.is_key) or None),
+        ("key", (field.is_key and cls != "ID") or None),
+        ("description", field.description),
+    ]
+    if field.has_default:
+        candidates.append(("default", field.default))
+    defaults = {"sortable": True, "filterable": True, **_CLASS_DEFAULTS.get(cls, {})}
+    if field.sortable != defaults["sortable"]:
+        candidates.append(("sortable", field.sortable))
+    if field.filterable != defaults["filterable"]:
+        candidates.append(("filterable", field.filterable))
+    kwargs = tuple(
+        (k, v) for k, v in candidates if v is not None or (k == "default" and field.has_default)
+    )
+    return KernelField(cls, field.name, kwargs)
+
+
+def kernel_fields(resource: ir.Resource, project: ir.Project) -> tuple[KernelField, ...]:
+    """All fields of a resource, key first, as kernel declarations."""
+    return tuple(kernel_field(f, project) for f in resource.fields)

@@ -1,0 +1,82 @@
+"""Pure name functions: URI keys, module, table and class names, route names, operationIds.
+
+Every name the emitted projects use is composed here, once, so both targets, the URL
+helpers and the spec agree.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+# Route names, MoonShine's without the "moonshine." prefix.
+CRUD_ROUTES = (
+    "crud.index",
+    "crud.show",
+    "crud.store",
+    "crud.update",
+    "crud.destroy",
+    "crud.massDelete",
+)
+
+
+def words(name: str) -> list[str]:
+    """Split ``BookAuthor``, ``book_author`` or ``book-author`` into lower-case words."""
+    parts: list[str] = []
+    for chunk in re.split(r"[_\-\s]+", name):
+        parts += [p.lower() for p in _CAMEL_BOUNDARY.split(chunk) if p]
+    return parts
+
+
+def kebab(name: str) -> str:
+    """``BookResource`` → ``book-resource``; ``IndexPage`` → ``index-page``."""
+    return "-".join(words(name))
+
+
+def snake(name: str) -> str:
+    """``BookAuthor`` → ``book_author``."""
+    return "_".join(words(name))
+
+
+def pascal(name: str) -> str:
+    """``book_author`` → ``BookAuthor``."""
+    return "".join(w.capitalize() for w in words(name))
+
+
+def camel(name: str) -> str:
+    """``book-resource`` → ``bookResource``."""
+    pascal_name = pascal(name)
+    return pascal_name[:1].lower() + pascal_name[1:]
+
+
+def resource_uri(name: str) -> str:
+    """Default URI key of a resource: kebab case of the name plus ``-resource``."""
+    return kebab(name) + "-resource"
+
+
+def plural(word: str) -> str:
+    """Naive English plural, good enough for table names: ``category`` → ``categories``."""
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
+
+
+def table_name(name: str) -> str:
+    """Default table of a resource: snake-case plural, ``BookAuthor`` → ``book_authors``."""
+    parts = words(name)
+    parts[-1] = plural(parts[-1])
+    return "_".join(parts)
+
+
+def humanize(name: str) -> str:
+    """``published_on`` → ``Published on`` (default field label)."""
+    text = " ".join(words(name))
+    return text[:1].upper() + text[1:]
+
+
+def operation_id(resource_uri_key: str, route: str) -> str:
+    """Stable, unique operationId: ``bookResource.crud.update``-style, camel-cased."""
+    return camel(resource_uri_key) + pascal(route.replace(".", "_"))
