@@ -102,11 +102,15 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
     if field.filterable != defaults["filterable"]:
         candidates.append(("filterable", field.filterable))
     kwargs = tuple(
-        (k, v) for k, v in candidates if v is not None or (k == "default" and field.has_default)
+        (k, v)
+        for k, v in candidates
+        if v is not None or (k == "default" and field.has_default)
     )
     return KernelField(cls, field.name, kwargs)
 
 
-def kernel_fields(resource: ir.Resource, project: ir.Project) -> tuple[KernelField, ...]:
+def kernel_fields(
+    resource: ir.Resource, project: ir.Project
+) -> tuple[KernelField, ...]:
     """All fields of a resource, key first, as kernel declarations."""
     return tuple(kernel_field(f, project) for f in resource.fields)

@@ -1,0 +1,34 @@
+"""Where panelforge's own templates live, in a source checkout and in an installed wheel."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def templates_root() -> Path:
+    """The ``templates/`` folder: beside the package in a checkout, inside it in a wheel."""
+    for candidate in (_PACKAGE_DIR.parent / "templates", _PACKAGE_DIR / "_templates"):
+        if (candidate / "project" / "copier.yml").is_file():
+            return candidate
+    raise FileNotFoundError(
+        "panelforge's templates are missing; reinstall panelforge"
+    )  # pragma: no cover
+
+
+def project_template() -> Path:
+    """The copier template of the project skeletons."""
+    return templates_root() / "project"
+
+
+def resource_templates() -> Path:
+    """The Jinja templates rendered per resource (and per project) by the generator."""
+    return templates_root() / "resource"
+
+
+def kernel_dir() -> Path:
+    """The framework-neutral panel kernel shipped inside every emitted project."""
+    return project_template() / "fastapi" / "app" / "panel" / "core"

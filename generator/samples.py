@@ -1,0 +1,109 @@
+"""Valid example values for manifest fields: used by emitted tests and our own e2e tests.
+
+Values are deterministic for a given ``n`` and vary with it, so several records of one
+resource differ (unique searches, sorts and filters have something to find).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from . import ir
+
+_FORMAT_SAMPLES = {
+    "date": lambda n: f"2024-01-{n % 28 + 1:02d}",
+    "date-time": lambda n: f"2024-01-{n % 28 + 1:02d}T10:{n % 60:02d}:00",
+    "email": lambda n: f"user{n}@example.com",
+    "uri": lambda n: f"https://example.com/item/{n}",
+    "uuid": lambda n: str(uuid.UUID(int=n + 1)),
+    "password": lambda n: f"correct-horse-{n}-battery",
+    "text": lambda n: f"A longer text, number {n}.",
+}
+
+
+def _clamp(value: float, field: ir.Field) -> float:
+    if field.minimum is not None:
+        value = max(value, field.minimum)
+    if field.maximum is not None:
+        value = min(value, field.maximum)
+    return value
+
+
+def _pattern_sample(field: ir.Field, n: int) -> str | None:
+    width = field.max_length or field.min_length or 13
+    candidates = [
+        str(n).zfill(width)[-width:],
+        f"sample{n}",
+        "a" * max(1, field.min_length or 1),
+        "A1",
+    ]
+    for candidate in candidates:
+        if field.pattern and re.fullmatch(field.pattern, candidate):
+            return candidate
+    return None
+
+
+def _string_sample(field: ir.Field, n: int) -> str | None:
+    if field.pattern:
+        return _pattern_sample(field, n)
+    text = _FORMAT_SAMPLES.get(field.format or "", lambda k: f"{field.label} {k}")(n)
+    if field.min_length and len(text) < field.min_length:
+        text = text.ljust(field.min_length, "x")
+    if field.max_length is not None:
+        text = text[: field.max_length]
+    return text
+
+
+def sample_value(field: ir.Field, n: int = 1) -> Any:
+    """A value the API must accept for ``field`` (None when none can be made up)."""
+    if field.enum:
+        return field.enum[n % len(field.enum)]
+    if field.type == "boolean":
+        return n % 2 == 0
+    if field.type == "integer":
+        return int(_clamp(n, field))
+    if field.type == "number":
+        return float(_clamp(n + 0.5, field))
+    return _string_sample(field, n)
+
+
+def sample_payload(
+    resource: ir.Resource, n: int = 1, related: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A create body for ``resource``: every writable field with a sample value.
+
+    ``related`` maps a relation target's resource name to a key that exists.
+    """
+    payload: dict[str, Any] = {}
+    for field in resource.fields:
+        if field.read_only or field.is_key and field.type == "integer":
+            continue
+        if field.is_key and field.format == "uuid":
+            continue
+        if field.relation:
+            if related and field.relation in related:
+                payload[field.name] = related[field.relation]
+            continue
+        value = sample_value(field, n)
+        if value is not None:
+            payload[field.name] = value
+    return payload
+
+
+def creation_order(project: ir.Project) -> list[ir.Resource]:
+    """Resources ordered so every relation target comes before the resources using it."""
+    ordered: list[ir.Resource] = []
+    pending = list(project.resources)
+    while pending:
+        for resource in pending:
+            targets = {f.relation for f in resource.fields if f.relation}
+            if targets <= {r.name for r in ordered} | {resource.name}:
+                ordered.append(resource)
+                pending.remove(resource)
+                break
+        else:  # a cycle of relations: the rest in declared order
+            ordered += pending
+            break
+    return ordered

@@ -1,0 +1,191 @@
+"""Shared fixtures: generated example projects, served apps, PostgreSQL databases."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))
+EXAMPLE_IDS = [p.stem for p in EXAMPLES]
+FRAMEWORKS = ["fastapi"]
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden from the current generator output",
+    )
+
+
+def run_panelforge(*args: str, cwd: Path | None = None, env: dict | None = None):
+    """Run the CLI as a user would, in a subprocess; return the CompletedProcess."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd or REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def tree_files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` by POSIX relative path (caches and databases skipped)."""
+    skip = {"__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+    files = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and not skip.intersection(path.parts) and path.suffix != ".db":
+            files[path.relative_to(root).as_posix()] = path.read_bytes()
+    return files
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory):
+    """Generate each (example, framework) once per session; returns a path factory."""
+    made: dict[tuple[str, str], Path] = {}
+
+    def make(example: str, framework: str = "fastapi") -> Path:
+        key = (example, framework)
+        if key not in made:
+            dest = tmp_path_factory.mktemp(f"{example}-{framework}") / "project"
+            result = run_panelforge(
+                "generate",
+                str(REPO / "examples" / f"{example}.yaml"),
+                "-o",
+                str(dest),
+                "--framework",
+                framework,
+                "--quiet",
+            )
+            assert result.returncode == 0, result.stderr
+            made[key] = dest
+        return made[key]
+
+    return make
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def project_env(project: Path, database_url: str) -> dict[str, str]:
+    """Environment for running an emitted project from its folder without installing."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(project),
+        "DATABASE_URL": database_url,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+class Server:
+    """An emitted project served by its own ``python -m app serve`` on loopback."""
+
+    def __init__(self, project: Path, database_url: str) -> None:
+        self.project = project
+        self.env = project_env(project, database_url)
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def run_app(self, *args: str) -> subprocess.CompletedProcess:
+        """Run ``python -m app ARGS`` in the project; fail the test on a non-zero exit."""
+        result = subprocess.run(
+            [sys.executable, "-m", "app", *args],
+            cwd=self.project,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=self.project,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                output = self.process.stdout.read().decode() if self.process.stdout else ""
+                raise AssertionError(f"server exited early:\n{output}")
+            try:
+                httpx.get(self.base_url + "/admin", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise AssertionError("server did not start within 30 s")
+
+    def stop(self) -> None:
+        """Stop the server."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def postgres_available() -> bool:
+    """Whether the PostgreSQL server on 127.0.0.1:5432 answers."""
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield f"sqlite:///{tmp_path / 'app.db'}"
+        return
+    if not postgres_available():
+        pytest.skip("no PostgreSQL server answers on 127.0.0.1:5432")
+    import psycopg
+
+    name = f"pf_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def fresh_copy(tmp_path: Path):
+    """Copy a generated project so a test may change it freely."""
+
+    def copy(project: Path) -> Path:
+        target = tmp_path / "copy"
+        shutil.copytree(project, target, ignore=shutil.ignore_patterns("__pycache__"))
+        return target
+
+    return copy

@@ -1,0 +1,87 @@
+"""DEST is never half-written: refused, failed and forced runs leave it as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_panelforge, tree_files
+
+from generator import errors, pipeline
+from generator.format import Formatter
+
+LIBRARY = REPO / "examples" / "library.yaml"
+
+
+def _leftovers(parent: Path) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if ".panelforge-" in p.name or ".old-" in p.name)
+
+
+def test_non_empty_dest_is_refused_without_force(tmp_path) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "keep.txt").write_text("mine")
+    result = run_panelforge("generate", str(LIBRARY), "-o", str(dest))
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"error: output directory '{dest}' is not empty (use --force to replace it)\n"
+    )
+    assert tree_files(dest) == {"keep.txt": b"mine"}
+
+
+def test_failure_on_third_file_leaves_dest_untouched(tmp_path, monkeypatch) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "keep.txt").write_text("mine")
+    calls = {"n": 0}
+    real_format = Formatter.format
+
+    def failing_format(self, path: str, source: str) -> str:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise errors.TemplateError(f"{path}: simulated failure")
+        return real_format(self, path, source)
+
+    monkeypatch.setattr(Formatter, "format", failing_format)
+    with pytest.raises(errors.TemplateError, match="simulated failure"):
+        pipeline.generate(LIBRARY, dest, force=True, use_cache=False)
+    assert tree_files(dest) == {"keep.txt": b"mine"}
+    assert _leftovers(tmp_path) == []
+
+
+def test_failure_in_skeleton_leaves_no_staging_folder(tmp_path, monkeypatch) -> None:
+    dest = tmp_path / "dest"
+
+    def broken_skeleton(root: Path, data) -> None:
+        (root / "partial.txt").write_text("half")
+        raise errors.TemplateError("simulated copier failure")
+
+    monkeypatch.setattr("generator.project.render_skeleton", broken_skeleton)
+    with pytest.raises(errors.TemplateError):
+        pipeline.generate(LIBRARY, dest)
+    assert not dest.exists()
+    assert _leftovers(tmp_path) == []
+
+
+def test_force_replaces_dest_completely(tmp_path) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "stale.txt").write_text("old")
+    result = run_panelforge("generate", str(LIBRARY), "-o", str(dest), "--force", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert not (dest / "stale.txt").exists()
+    assert (dest / "app" / "main.py").is_file()
+    assert _leftovers(tmp_path) == []
+
+
+def test_django_is_not_yet_supported(tmp_path) -> None:
+    result = run_panelforge("generate", str(LIBRARY), "-o", str(tmp_path / "d"), "--framework", "django")
+    assert result.returncode == 1
+    assert "framework 'django' is not yet supported" in result.stderr
+    assert not (tmp_path / "d").exists()
+
+
+def test_usage_error_exits_2(tmp_path) -> None:
+    result = run_panelforge("generate", str(LIBRARY))
+    assert result.returncode == 2
+    assert "-o/--output" in result.stderr
