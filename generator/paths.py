@@ -32,3 +32,12 @@ def resource_templates() -> Path:
 def kernel_dir() -> Path:
     """The framework-neutral panel kernel shipped inside every emitted project."""
     return project_template() / "fastapi" / "app" / "panel" / "core"
+
+
+@cache
+def specs_dir() -> Path:
+    """The ``specs/`` folder (manifest JSON Schema): beside the package, or inside it."""
+    for candidate in (_PACKAGE_DIR.parent / "specs", _PACKAGE_DIR / "_specs"):
+        if (candidate / "manifest.schema.json").is_file():
+            return candidate
+    raise FileNotFoundError("panelforge's specs are missing; reinstall panelforge")
