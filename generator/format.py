@@ -17,15 +17,6 @@ from pathlib import Path
 from .errors import TemplateError
 
 LINE_LENGTH = 88
-_CACHE_ENV = "PANELFORGE_CACHE_DIR"
-
-
-def default_cache_dir() -> Path:
-    """``$PANELFORGE_CACHE_DIR``, else the user cache directory."""
-    if configured := os.environ.get(_CACHE_ENV):
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "panelforge" / "black"
 
 
 class FormatCache:

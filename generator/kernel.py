@@ -37,21 +37,9 @@ class KernelField:
     name: str
     kwargs: tuple[tuple[str, Any], ...]
 
-    def as_code(self) -> str:
-        """Python source of the constructor call, in black's style for short calls."""
-        if self.class_name == "ID" and not self.kwargs:
-            return "ID()"
-        args = [repr(self.name)] + [f"{k}={_literal(v)}" for k, v in self.kwargs]
-        return f"{self.class_name}({', '.join(args)})"
-
-
-def _literal(value: Any) -> str:
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, tuple):
-        inner = ", ".join(_literal(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    return repr(value)
+    def positional(self) -> tuple[Any, ...]:
+        """Positional constructor arguments: the name, except for a plain ``ID()``."""
+        return () if self.class_name == "ID" else (self.name,)
 
 
 def class_name(field: ir.Field) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -41,3 +42,11 @@ def specs_dir() -> Path:
         if (candidate / "manifest.schema.json").is_file():
             return candidate
     raise FileNotFoundError("panelforge's specs are missing; reinstall panelforge")
+
+
+def user_cache_dir() -> Path:
+    """Where caches live: ``$PANELFORGE_CACHE_DIR``, else ``~/.cache/panelforge``."""
+    if configured := os.environ.get("PANELFORGE_CACHE_DIR"):
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "panelforge"

@@ -14,7 +14,8 @@ from types import ModuleType
 
 from . import ir
 from .errors import OutputError
-from .format import FormatCache, Formatter, default_cache_dir
+from .format import FormatCache, Formatter
+from .paths import user_cache_dir
 from .plan import FilePlan
 from .render import render_plans
 
@@ -25,6 +26,22 @@ SUPPORTED_FRAMEWORKS = ("fastapi",)
 
 def _quiet(_step: str) -> None:
     """Progress sink that says nothing."""
+
+
+@dataclass(frozen=True)
+class Caches:
+    """Where a run may keep and find earlier results; ``None`` turns a cache off."""
+
+    black: Path | None
+    spec: Path | None
+
+    @classmethod
+    def default(cls, enabled: bool = True) -> Caches:
+        """The user cache directory's caches, or none."""
+        if not enabled:
+            return cls(None, None)
+        root = user_cache_dir()
+        return cls(root / "black", root / "spec")
 
 
 @dataclass(frozen=True)
@@ -54,7 +71,7 @@ def spec_paths(project: ir.Project) -> tuple[str, str]:
 def build_project_files(
     project: ir.Project,
     *,
-    formatter: Formatter | None = None,
+    caches: Caches | None = None,
     progress: Progress = _quiet,
 ) -> ProjectFiles:
     """Render, format and spec-check every manifest-dependent file, in memory."""
@@ -62,7 +79,8 @@ def build_project_files(
     from .validate import validate_spec
 
     target = target_for(project)
-    formatter = formatter or Formatter(FormatCache(default_cache_dir()))
+    caches = caches or Caches.default()
+    formatter = Formatter(FormatCache(caches.black))
     plans: list[FilePlan] = target.plan_files(project)
     progress(f"rendering {len(plans)} files for {len(project.resources)} resources")
     rendered = render_plans(plans)
@@ -70,7 +88,7 @@ def build_project_files(
     formatted = formatter.format_all(rendered)
     progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
-    validate_spec(doc, source=project.docs.path)
+    validate_spec(doc, source=project.docs.path, cache_dir=caches.spec)
     yaml_text, json_text = dump_spec(doc)
     yaml_path, json_path = spec_paths(project)
     formatted[yaml_path] = yaml_text
@@ -86,7 +104,7 @@ def render_project(
     project: ir.Project,
     root: Path,
     *,
-    formatter: Formatter | None = None,
+    caches: Caches | None = None,
     progress: Progress = _quiet,
 ) -> None:
     """Write the whole project into an empty ``root``: skeleton, then the rest."""
@@ -94,7 +112,7 @@ def render_project(
     from .writer import write_tree
 
     target = target_for(project)
-    files = build_project_files(project, formatter=formatter, progress=progress)
+    files = build_project_files(project, caches=caches, progress=progress)
     progress("rendering the project skeleton with copier")
     render_skeleton(root, target.copier_data(project))
     write_tree(root, files.generated)
@@ -131,9 +149,10 @@ def generate(
         project = project.replace_framework(framework)
     target_for(project)
     check_destination(dest, force=force)
-    formatter = Formatter(FormatCache(default_cache_dir() if use_cache else None))
     with staging_area(dest) as stage:
-        render_project(project, stage, formatter=formatter, progress=progress)
+        render_project(
+            project, stage, caches=Caches.default(use_cache), progress=progress
+        )
         progress(f"writing {dest}")
         replace_directory(stage, dest)
     return project
@@ -151,7 +170,7 @@ def write_spec_only(
     project = load_manifest(manifest)
     progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
-    validate_spec(doc, source=str(manifest))
+    validate_spec(doc, source=str(manifest), cache_dir=Caches.default().spec)
     yaml_text, json_text = dump_spec(doc)
     yaml_name = PurePosixPath(project.docs.path).name
     json_name = str(PurePosixPath(yaml_name).with_suffix(".json"))

@@ -47,7 +47,11 @@ def tree_files(root: Path) -> dict[str, bytes]:
     skip = {"__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
     files = {}
     for path in sorted(root.rglob("*")):
-        if path.is_file() and not skip.intersection(path.parts) and path.suffix != ".db":
+        if (
+            path.is_file()
+            and not skip.intersection(path.parts)
+            and path.suffix != ".db"
+        ):
             files[path.relative_to(root).as_posix()] = path.read_bytes()
     return files
 
@@ -120,7 +124,16 @@ class Server:
     def start(self) -> None:
         """Start the server and wait until it answers."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
             cwd=self.project,
             env=self.env,
             stdout=subprocess.PIPE,
@@ -129,7 +142,9 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
+                output = (
+                    self.process.stdout.read().decode() if self.process.stdout else ""
+                )
                 raise AssertionError(f"server exited early:\n{output}")
             try:
                 httpx.get(self.base_url + "/admin", timeout=1)

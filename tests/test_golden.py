@@ -32,7 +32,9 @@ def _diff(name: str, expected: bytes, actual: bytes) -> str:
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("example", EXAMPLE_IDS)
-def test_output_matches_golden(generated, request, example: str, framework: str) -> None:
+def test_output_matches_golden(
+    generated, request, example: str, framework: str
+) -> None:
     actual = tree_files(generated(example, framework))
     golden_dir = GOLDEN / example / framework
     if request.config.getoption("--update-golden"):

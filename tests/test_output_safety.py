@@ -14,7 +14,11 @@ LIBRARY = REPO / "examples" / "library.yaml"
 
 
 def _leftovers(parent: Path) -> list[str]:
-    return sorted(p.name for p in parent.iterdir() if ".panelforge-" in p.name or ".old-" in p.name)
+    return sorted(
+        p.name
+        for p in parent.iterdir()
+        if ".panelforge-" in p.name or ".old-" in p.name
+    )
 
 
 def test_non_empty_dest_is_refused_without_force(tmp_path) -> None:
@@ -67,7 +71,9 @@ def test_force_replaces_dest_completely(tmp_path) -> None:
     dest = tmp_path / "dest"
     dest.mkdir()
     (dest / "stale.txt").write_text("old")
-    result = run_panelforge("generate", str(LIBRARY), "-o", str(dest), "--force", "--quiet")
+    result = run_panelforge(
+        "generate", str(LIBRARY), "-o", str(dest), "--force", "--quiet"
+    )
     assert result.returncode == 0, result.stderr
     assert not (dest / "stale.txt").exists()
     assert (dest / "app" / "main.py").is_file()
@@ -75,7 +81,9 @@ def test_force_replaces_dest_completely(tmp_path) -> None:
 
 
 def test_django_is_not_yet_supported(tmp_path) -> None:
-    result = run_panelforge("generate", str(LIBRARY), "-o", str(tmp_path / "d"), "--framework", "django")
+    result = run_panelforge(
+        "generate", str(LIBRARY), "-o", str(tmp_path / "d"), "--framework", "django"
+    )
     assert result.returncode == 1
     assert "framework 'django' is not yet supported" in result.stderr
     assert not (tmp_path / "d").exists()

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.parametrize("example", EXAMPLE_IDS)
-def test_emitted_project_passes_its_own_tests(generated, fresh_copy, tmp_path, example) -> None:
+def test_emitted_project_passes_its_own_tests(
+    generated, fresh_copy, tmp_path, example
+) -> None:
     project = fresh_copy(generated(example))
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
@@ -29,7 +31,9 @@ def test_emitted_project_passes_its_own_tests(generated, fresh_copy, tmp_path, e
     assert " passed" in result.stdout
 
 
-def test_pip_install_then_migrate_in_a_fresh_venv(generated, fresh_copy, tmp_path) -> None:
+def test_pip_install_then_migrate_in_a_fresh_venv(
+    generated, fresh_copy, tmp_path
+) -> None:
     """`pip install -e .` is all a user needs; then `python -m app migrate` works."""
     project = fresh_copy(generated("todo"))
     env_dir = tmp_path / "venv"
@@ -42,7 +46,9 @@ def test_pip_install_then_migrate_in_a_fresh_venv(generated, fresh_copy, tmp_pat
         timeout=900,
     )
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}
+    }
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'installed.db'}"
     for args in (["--help"], ["migrate"], ["serve", "--help"]):
         result = subprocess.run(
@@ -62,14 +68,26 @@ def test_copier_copy_gives_the_same_project(generated, tmp_path: Path) -> None:
     dest = tmp_path / "from-copier"
     result = subprocess.run(
         [
-            sys.executable, "-m", "copier", "copy", "--trust", "--defaults",
-            "--vcs-ref", "HEAD",
-            "-d", "manifest=library",
-            "-d", "project_name=library_admin",
-            "-d", "project_title=Library admin",
-            "-d", "framework=fastapi",
-            "-d", "jwt=false",
-            str(REPO), str(dest),
+            sys.executable,
+            "-m",
+            "copier",
+            "copy",
+            "--trust",
+            "--defaults",
+            "--vcs-ref",
+            "HEAD",
+            "-d",
+            "manifest=library",
+            "-d",
+            "project_name=library_admin",
+            "-d",
+            "project_title=Library admin",
+            "-d",
+            "framework=fastapi",
+            "-d",
+            "jwt=false",
+            str(REPO),
+            str(dest),
         ],
         cwd=tmp_path,
         env={**os.environ, "PWD": str(tmp_path)},

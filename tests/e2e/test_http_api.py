@@ -105,14 +105,21 @@ def _check_list(api: Api, resource: ir.Resource, records: list[dict]) -> None:
     keys = [r[resource.key] for r in page["data"]]
     assert keys == sorted(keys, reverse=True)
 
-    second = client.get(crud(resource), params={"per_page": 1, "page": 2, "sort": resource.key})
+    second = client.get(
+        crud(resource), params={"per_page": 1, "page": 2, "sort": resource.key}
+    )
     assert second.status_code == 200, second.text
     body = second.json()
     assert body["per_page"] == 1 and body["current_page"] == 2 and body["from"] == 2
     assert [r[resource.key] for r in body["data"]] == [sorted(keys)[1]]
     assert body["last_page"] == len(records)
 
-    for bad in ({"sort": "no_such_field"}, {"page": 0}, {"per_page": 1000}, {"page": "x"}):
+    for bad in (
+        {"sort": "no_such_field"},
+        {"page": 0},
+        {"per_page": 1000},
+        {"page": "x"},
+    ):
         response = client.get(crud(resource), params=bad)
         assert response.status_code == 422, (bad, response.text)
         assert "message" in response.json() and "errors" in response.json()
@@ -120,14 +127,18 @@ def _check_list(api: Api, resource: ir.Resource, records: list[dict]) -> None:
     assert response.status_code == 422
 
 
-def _check_search_and_tags(api: Api, resource: ir.Resource, records: list[dict]) -> None:
+def _check_search_and_tags(
+    api: Api, resource: ir.Resource, records: list[dict]
+) -> None:
     client = api.client
     if resource.search:
         name = resource.search[0]
         needle = records[0][name]
         response = client.get(crud(resource), params={"search": needle})
         assert response.status_code == 200, response.text
-        assert records[0][resource.key] in [r[resource.key] for r in response.json()["data"]]
+        assert records[0][resource.key] in [
+            r[resource.key] for r in response.json()["data"]
+        ]
     for tag in resource.query_tags:
         response = client.get(crud(resource), params={"query-tag": tag.uri})
         assert response.status_code == 200, response.text
@@ -155,8 +166,12 @@ def _check_item_routes(api: Api, resource: ir.Resource, record: dict) -> None:
     assert shown.status_code == 200 and shown.json() == record
 
     editable = [
-        f for f in resource.fields
-        if not f.read_only and not f.is_key and not f.relation and f.format != "password"
+        f
+        for f in resource.fields
+        if not f.read_only
+        and not f.is_key
+        and not f.relation
+        and f.format != "password"
     ]
     field = editable[0]
     from generator.samples import sample_value
@@ -167,7 +182,9 @@ def _check_item_routes(api: Api, resource: ir.Resource, record: dict) -> None:
     data = patched.json()["data"]
     assert data[field.name] == new_value
     unchanged = {k: v for k, v in record.items() if k != field.name}
-    assert {k: data[k] for k in unchanged} == unchanged  # absent fields stay as they were
+    assert {
+        k: data[k] for k in unchanged
+    } == unchanged  # absent fields stay as they were
     put = client.put(crud(resource, key), json={field.name: new_value})
     assert put.status_code == 200, put.text
 
@@ -179,7 +196,11 @@ def _check_item_routes(api: Api, resource: ir.Resource, record: dict) -> None:
 
     bad = client.patch(crud(resource, key), json={"no_such_field": 1})
     assert bad.status_code == 422 and "no_such_field" in bad.json()["errors"]
-    broken = client.post(crud(resource), content=b"{not json", headers={"Content-Type": "application/json"})
+    broken = client.post(
+        crud(resource),
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
+    )
     assert broken.status_code == 422
     wrong_method = client.post(crud(resource, key), json={})
     assert wrong_method.status_code == 405
@@ -200,7 +221,11 @@ def _check_deletes(api: Api, resource: ir.Resource, records: list[dict]) -> None
         "DELETE", crud(resource), params=[("ids[]", second), ("ids[]", missing)]
     )
     assert response.status_code == 200, response.text
-    assert response.json() == {"message": "Deleted", "messageType": "success", "deleted": 1}
+    assert response.json() == {
+        "message": "Deleted",
+        "messageType": "success",
+        "deleted": 1,
+    }
     response = client.request("DELETE", crud(resource), json={"ids": [third]})
     assert response.status_code == 200 and response.json()["deleted"] == 1
     assert client.request("DELETE", crud(resource)).status_code == 422
@@ -224,5 +249,7 @@ def test_every_crud_route(served) -> None:
         _check_item_routes(api, resource, records[-1])
     # Delete in reverse dependency order, so relations never block.
     for resource in reversed(creation_order(project)):
-        records = api.client.get(crud(resource), params={"sort": resource.key}).json()["data"]
+        records = api.client.get(crud(resource), params={"sort": resource.key}).json()[
+            "data"
+        ]
         _check_deletes(api, resource, records)

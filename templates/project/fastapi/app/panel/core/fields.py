@@ -62,14 +62,14 @@ class Field:
 
     @property
     def accepts_null(self) -> bool:
-        """Whether null is a valid value: optional without default, or declared nullable."""
+        """Whether null is valid: optional without a default, or declared nullable."""
         if self.key:
             return False
         return self.nullable or (not self.required and not self.has_default)
 
     @property
     def writable(self) -> bool:
-        """Whether clients may set this field (keys and read-only fields are never written)."""
+        """Whether clients may set this field (never keys nor read-only fields)."""
         return not (self.read_only or self.key)
 
     @property
@@ -136,7 +136,7 @@ class Uuid(_StringField):
 
 @dataclass(frozen=True, kw_only=True)
 class Password(_StringField):
-    """A secret: stored hashed, accepted on write, never returned, never sorted or filtered."""
+    """A secret: stored hashed, written but never returned, sorted or filtered."""
 
     json_format: ClassVar[str | None] = "password"
     input_type: ClassVar[str] = "password"

@@ -15,7 +15,7 @@ from .fields import Field
 
 
 class DeclarationError(TypeError):
-    """A resource class contradicts itself (unknown field in ``search``, two keys, ...)."""
+    """A resource class contradicts itself (unknown field in ``search``, two keys…)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,8 @@ class Resource:
 
     uri: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    # The storage model (an ORM class). The kernel never looks inside it.
+    model: ClassVar[Any] = None
     fields: ClassVar[tuple[Field, ...]] = ()
     search: ClassVar[tuple[str, ...]] = ()
     query_tags: ClassVar[tuple[QueryTag, ...]] = ()
@@ -64,11 +66,15 @@ def _derive(cls: type[Resource]) -> None:
     where = f"{cls.__module__}.{cls.__qualname__}"
     keys = [f for f in cls.fields if f.key]
     if len(keys) != 1:
-        raise DeclarationError(f"{where}: declare exactly one key field (found {len(keys)})")
+        raise DeclarationError(
+            f"{where}: declare exactly one key field (found {len(keys)})"
+        )
     names = [f.name for f in cls.fields]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise DeclarationError(f"{where}: fields declared twice: {', '.join(duplicates)}")
+        raise DeclarationError(
+            f"{where}: fields declared twice: {', '.join(duplicates)}"
+        )
     cls.key_field = keys[0]
     cls.field_map = MappingProxyType({f.name: f for f in cls.fields})
     cls.writable_fields = tuple(f for f in cls.fields if f.writable)

@@ -1,0 +1,45 @@
+"""Reading request bodies: a size limit first, then JSON or a urlencoded form."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from starlette.requests import Request
+
+from .errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
+from .validation import Body
+
+_FORM = "application/x-www-form-urlencoded"
+
+
+async def read_body(request: Request, limit: int) -> Body:
+    """The body as raw JSON bytes or form pairs; refuses other types and big bodies."""
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type == _FORM:
+        return _form_pairs(await _read_limited(request, limit))
+    if media_type in {"", "application/json"} or media_type.endswith("+json"):
+        return await _read_limited(request, limit)
+    raise UnsupportedMediaType(
+        "Send the body as application/json or application/x-www-form-urlencoded."
+    )
+
+
+def _form_pairs(raw: bytes) -> list[tuple[str, str]]:
+    try:
+        return parse_qsl(raw.decode(), keep_blank_values=True)
+    except UnicodeDecodeError:
+        raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
+
+
+async def _read_limited(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,16 @@
+"""Your Author resource: change how the panel serves it here.
+
+panelforge writes this file once and never overwrites it. The generated declaration
+it extends lives in app/resources/author.py (regenerated from the manifest).
+
+Override class attributes such as ``title``, ``search``, ``query_tags``, ``per_page``
+or ``default_sort``, or implement the manifest's methods below.
+"""
+
+from __future__ import annotations
+
+from app.resources.author import AuthorResource as GeneratedAuthorResource
+
+
+class AuthorResource(GeneratedAuthorResource):
+    """Author records in the panel."""

@@ -1,0 +1,103 @@
+"""The command line: ``python -m app serve`` and ``python -m app migrate``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _configuration_error() -> str | None:
+    """Why the settings cannot work, if they cannot (checked before any command)."""
+    from pydantic import ValidationError
+    from sqlalchemy.exc import ArgumentError
+
+    from app.core.config import get_settings
+    from app.core.db import create_db_engine
+
+    try:
+        url = get_settings().database_url
+    except ValidationError as exc:
+        return f"invalid settings: {exc}"
+    try:
+        create_db_engine(url).dispose()
+    except ArgumentError as exc:
+        return f"DATABASE_URL is not a database URL: {exc}"
+    except ModuleNotFoundError as exc:
+        return (
+            f"DATABASE_URL needs the {exc.name} package "
+            "(for PostgreSQL: pip install -e '.[postgres]')"
+        )
+    return None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload)
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app.core.migrations import upgrade
+
+    try:
+        upgrade(revision=args.revision)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except SQLAlchemyError as exc:
+        reason = getattr(exc, "orig", None) or exc
+        print(f"error: migration failed: {reason}", file=sys.stderr)
+        return 1
+    print(f"database migrated to {args.revision}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Serve the admin panel, or migrate its database.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    serve = commands.add_parser("serve", help="serve the panel with uvicorn")
+    serve.add_argument("--host", default="127.0.0.1", help="default: %(default)s")
+    serve.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
+    serve.add_argument(
+        "--reload", action="store_true", help="restart when the code changes"
+    )
+    serve.set_defaults(handler=_serve)
+
+    migrate = commands.add_parser(
+        "migrate", help="bring the database schema up to date"
+    )
+    migrate.add_argument(
+        "--revision", default="head", help="target revision (default: %(default)s)"
+    )
+    migrate.set_defaults(handler=_migrate)
+    return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number (0-65535)")
+    return int(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command named in ``argv``; returns the exit code."""
+    args = _parser().parse_args(argv)
+    error = _configuration_error()
+    if error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

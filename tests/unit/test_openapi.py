@@ -1,0 +1,583 @@
+"""The OpenAPI document: valid, deterministic, and saying what the runtime does."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openapi_projects as projects
+import pytest
+
+from generator import ir, naming
+from generator.errors import SpecError
+from generator.openapi import build_spec, load_kernel, render_spec
+from generator.validate import check_spec_pair, validate_spec
+
+REPO = Path(__file__).resolve().parents[2]
+VERSIONS = ["3.1.0", "3.0.3"]
+INT64 = (-(2**63), 2**63 - 1)
+HTTP_METHODS = {"get", "put", "post", "delete", "patch"}
+
+
+def _examples() -> list[tuple[str, Any]]:
+    """The examples as IR: from the manifest loader, else hand-built."""
+    try:
+        from generator.manifest import load_manifest
+    except ImportError:  # pragma: no cover - only before the loader exists
+        return [("library", projects.library), ("todo", projects.todo)]
+
+    def loader(stem: str) -> Any:
+        def load(*, jwt: bool = False, version: str = "3.1.0") -> ir.Project:
+            project = load_manifest(REPO / "examples" / f"{stem}.yaml")
+            auth = ir.Auth(jwt=jwt, token_ttl=project.auth.token_ttl)
+            docs = ir.Docs(**{**vars(project.docs), "openapi_version": version})
+            return ir.Project(**{**vars(project), "auth": auth, "docs": docs})
+
+        return load
+
+    return [(stem, loader(stem)) for stem in ("library", "todo")]
+
+
+EXAMPLES = _examples()
+BUILDERS = [*EXAMPLES, ("hand-built library", projects.library)]
+
+
+def operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(path, method, operation) for every operation of ``doc``."""
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method in HTTP_METHODS:
+                yield path, method, op
+
+
+def resolve(doc: dict[str, Any], node: Any) -> Any:
+    """``node`` with a top-level ``$ref`` followed."""
+    while isinstance(node, dict) and "$ref" in node:
+        target: Any = doc
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def schemas(doc: dict[str, Any]) -> dict[str, Any]:
+    """The component schemas of ``doc``."""
+    return doc["components"]["schemas"]
+
+
+@pytest.fixture(scope="module")
+def library() -> dict[str, Any]:
+    """The library example's spec, OpenAPI 3.1, JWT on."""
+    return build_spec(projects.library(jwt=True))
+
+
+# Validity and the two files
+
+
+@pytest.mark.parametrize("jwt", [False, True], ids=["session", "jwt"])
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize(("name", "make"), BUILDERS, ids=[n for n, _ in BUILDERS])
+def test_spec_validates_and_both_files_hold_the_same_data(
+    name: str, make: Any, version: str, jwt: bool
+) -> None:
+    project = make(jwt=jwt, version=version)
+    doc = build_spec(project)
+    validate_spec(doc, source=name)
+    assert doc["openapi"] == version
+    yaml_text, json_text = render_spec(project)
+    check_spec_pair(yaml_text, json_text)
+    assert json.loads(json_text) == doc
+    assert yaml_text.endswith("\n") and json_text.endswith("\n")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_unusual_resources_validate(version: str) -> None:
+    uuid_key = ir.Field("code", "string", "Code", format="uuid", is_key=True)
+    keyed = projects.resource("Voucher", key=uuid_key)
+    bare = projects.resource("Marker", title="Markers")
+    labels = projects.resource(
+        "Label",
+        projects.field("name", label='Nom « étiquette » 🚀 "x"', default="n/a"),
+        projects.field("shade", enum=("a", "b"), nullable=True, default=None),
+        projects.field("weight", "number", default=1.5, minimum=-1e300),
+        projects.field("count", "integer", minimum=-(2**70), maximum=2**70),
+        title="Étiquettes: d'été",
+    )
+    doc = build_spec(projects.project(keyed, bare, labels, version=version))
+    validate_spec(doc, source="unusual")
+    check_spec_pair(*render_spec(projects.project(keyed, bare, labels)))
+    item = doc["paths"]["/admin/resource/voucher-resource/crud/{resourceItem}"]
+    assert item["parameters"][0]["schema"] == {"type": "string", "format": "uuid"}
+    assert schemas(doc)["MarkerCreate"]["properties"] == {}
+    assert "required" not in schemas(doc)["MarkerCreate"]
+    count = schemas(doc)["Label"]["properties"]["count"]
+    assert (count["minimum"], count["maximum"]) == INT64
+
+
+# Determinism
+
+
+def _digest(project: ir.Project) -> str:
+    yaml_text, json_text = render_spec(project)
+    return hashlib.sha256((yaml_text + json_text).encode()).hexdigest()
+
+
+def test_spec_is_identical_when_built_twice() -> None:
+    assert _digest(projects.library(jwt=True)) == _digest(projects.library(jwt=True))
+
+
+@pytest.mark.parametrize("seed", ["0", "4242"])
+def test_spec_is_identical_under_other_hash_seeds(seed: str) -> None:
+    script = (
+        "import openapi_projects, test_openapi;"
+        "print(test_openapi._digest(openapi_projects.library(jwt=True)))"
+    )
+    paths = os.pathsep.join([str(REPO), str(Path(__file__).parent)])
+    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": paths}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.strip() == _digest(projects.library(jwt=True))
+
+
+def test_loading_the_kernel_leaves_the_template_tree_clean() -> None:
+    script = (
+        "import sys; from generator.openapi import build_spec; import openapi_projects;"
+        "build_spec(openapi_projects.todo());"
+        "bad = {'fastapi', 'starlette', 'sqlalchemy', 'django', 'pydantic'};"
+        "print(sorted(bad & {m.split('.')[0] for m in sys.modules}))"
+    )
+    kernel = REPO / "templates/project/fastapi/app/panel/core"
+    before = sorted(p.name for p in kernel.rglob("*"))
+    paths = os.pathsep.join([str(REPO), str(Path(__file__).parent)])
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": paths, "PYTHONDONTWRITEBYTECODE": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.strip() == "[]"
+    assert sorted(p.name for p in kernel.rglob("*")) == before
+
+
+# Naming
+
+
+def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
+    doc = build_spec(projects.todo(jwt=True))
+    found = {(m, p): op["operationId"] for p, m, op in operations(doc)}
+    base = "/admin/resource/task-resource/crud"
+    assert found == {
+        ("post", "/admin/authenticate"): "authenticate",
+        ("get", base): "taskResourceCrudIndex",
+        ("post", base): "taskResourceCrudStore",
+        ("delete", base): "taskResourceCrudMassDelete",
+        ("get", base + "/{resourceItem}"): "taskResourceCrudShow",
+        ("put", base + "/{resourceItem}"): "taskResourceCrudUpdate",
+        ("patch", base + "/{resourceItem}"): "taskResourceCrudPatch",
+        ("delete", base + "/{resourceItem}"): "taskResourceCrudDestroy",
+    }
+    library = build_spec(projects.library())
+    ids = [op["operationId"] for _, _, op in operations(library)]
+    assert len(ids) == len(set(ids)) == 21
+
+
+@pytest.mark.parametrize(
+    "uri", ["book-resource", "book", "book-author-resource", "isbn13-code", "a-b-c"]
+)
+@pytest.mark.parametrize("route", [*naming.CRUD_ROUTES, "crud.patch"])
+def test_kernel_operation_ids_match_generator_naming(uri: str, route: str) -> None:
+    kernel_id = load_kernel().openapi.operation_id(uri, route)
+    assert kernel_id == naming.operation_id(uri, route)
+
+
+def test_component_names_follow_the_model(library: dict[str, Any]) -> None:
+    names = list(schemas(library))
+    reserved = load_kernel().openapi.schemas.RESERVED_NAMES
+    assert (
+        tuple(names[:7])
+        == reserved
+        == (
+            "Message",
+            "ValidationError",
+            "PaginationLink",
+            "DeleteResponse",
+            "MassDeleteResponse",
+            "AuthenticateRequest",
+            "AuthenticateResponse",
+        )
+    )
+    suffixes = ["", "Create", "Update", "Paginator", "SaveResponse"]
+    for model in ("Author", "Book", "Member"):
+        assert all(model + suffix in names for suffix in suffixes)
+
+
+def test_each_resource_has_one_tag(library: dict[str, Any]) -> None:
+    assert [t["name"] for t in library["tags"]] == [
+        "Authentication",
+        "Authors",
+        "Books",
+        "Members",
+    ]
+    for path, _, op in operations(library):
+        expected = "Authentication" if path.endswith("/authenticate") else None
+        assert len(op["tags"]) == 1
+        assert expected is None or op["tags"] == [expected]
+    books = [op for p, _, op in operations(library) if "/book-resource/" in p]
+    assert len(books) == 7 and all(op["tags"] == ["Books"] for op in books)
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        (projects.resource("Message"), "schema names used twice: Message"),
+        (projects.resource("Other", title="Tasks"), "tag names"),
+        (projects.resource("Other", uri="task-resource"), "paths"),
+    ],
+    ids=["reserved-model", "same-title", "same-uri"],
+)
+def test_clashing_names_are_a_spec_error(second: ir.Resource, message: str) -> None:
+    first = projects.resource("Task", title="Tasks")
+    with pytest.raises(SpecError, match=message):
+        build_spec(projects.project(first, second))
+
+
+# Security
+
+
+def test_bearer_scheme_declared_under_the_name_operations_use(
+    library: dict[str, Any],
+) -> None:
+    declared = library["components"]["securitySchemes"]
+    assert declared == {
+        "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+    }
+    for path, _, op in operations(library):
+        if path == "/admin/authenticate":
+            assert op["security"] == []
+            continue
+        assert op["security"] == [{"bearerAuth": []}]
+        assert set(op["security"][0]) <= set(declared)
+        assert op["responses"]["401"] == {"$ref": "#/components/responses/Unauthorized"}
+    unauthorized = library["components"]["responses"]["Unauthorized"]
+    assert unauthorized["headers"]["WWW-Authenticate"]["required"] is True
+
+
+def test_without_jwt_there_is_no_security_and_no_login() -> None:
+    doc = build_spec(projects.library(jwt=False))
+    assert "securitySchemes" not in doc["components"]
+    assert "/admin/authenticate" not in doc["paths"]
+    assert "Authentication" not in [t["name"] for t in doc["tags"]]
+    assert "AuthenticateRequest" not in schemas(doc)
+    for _, _, op in operations(doc):
+        assert "security" not in op
+        assert "401" in op["responses"]
+
+
+def test_login_operation(library: dict[str, Any]) -> None:
+    login = library["paths"]["/admin/authenticate"]["post"]
+    assert login["operationId"] == "authenticate"
+    assert sorted(login["responses"]) == ["200", "406", "413", "415", "422", "429"]
+    limited = library["components"]["responses"]["TooManyRequests"]
+    assert limited["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+    token = schemas(library)["AuthenticateResponse"]
+    assert token["required"] == ["token", "token_type", "expires_in"]
+
+
+# Request bodies
+
+
+def test_create_body_carries_the_declared_constraints(library: dict[str, Any]) -> None:
+    create = schemas(library)["BookCreate"]
+    props = create["properties"]
+    assert create["required"] == ["title"]
+    assert create["additionalProperties"] is False
+    assert props["title"]["maxLength"] == 200
+    assert props["isbn"]["pattern"] == "^[0-9]{13}$"
+    assert (props["pages"]["minimum"], props["pages"]["maximum"]) == (1, 10000)
+    assert props["pages"]["format"] == "int64"
+    assert props["price"] == {
+        "type": ["number", "null"],
+        "format": "double",
+        "minimum": 0,
+        "title": "Price",
+    }
+    assert props["available"]["default"] is True
+    assert props["genre"]["enum"] == ["fiction", "science", "history", None]
+    assert (props["author"]["minimum"], props["author"]["maximum"]) == INT64
+    member = schemas(library)["MemberCreate"]
+    assert member["required"] == ["email", "password"]
+    assert member["properties"]["password"]["minLength"] == 8
+    assert member["properties"]["email"]["format"] == "email"
+    assert schemas(library)["AuthorCreate"]["properties"]["name"]["minLength"] == 1
+
+
+def test_update_body_requires_nothing_and_has_no_defaults(
+    library: dict[str, Any],
+) -> None:
+    create, update = schemas(library)["BookCreate"], schemas(library)["BookUpdate"]
+    assert "required" not in update
+    assert update["additionalProperties"] is False
+    assert list(update["properties"]) == list(create["properties"])
+    assert not any("default" in p for p in update["properties"].values())
+
+
+def test_read_only_and_key_fields_are_not_in_bodies(library: dict[str, Any]) -> None:
+    for model in ("Author", "Book", "Member"):
+        for kind in ("Create", "Update"):
+            assert "id" not in schemas(library)[model + kind]["properties"]
+    assert "token" not in schemas(library)["MemberCreate"]["properties"]
+    assert "token" in schemas(library)["Member"]["properties"]
+
+
+def test_bodies_accept_json_and_forms(library: dict[str, Any]) -> None:
+    for path, method, op in operations(library):
+        if method in {"post", "put", "patch"} and "/resource/" in path:
+            content = op["requestBody"]["content"]
+            assert list(content) == [
+                "application/json",
+                "application/x-www-form-urlencoded",
+            ]
+            assert op["requestBody"]["required"] is True
+
+
+# Responses
+
+
+def _reachable(doc: dict[str, Any], node: Any, seen: set[str]) -> Iterator[Any]:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if ref and ref not in seen:
+            seen.add(ref)
+            yield from _reachable(doc, resolve(doc, node), seen)
+        yield node
+        for value in node.values():
+            yield from _reachable(doc, value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _reachable(doc, value, seen)
+
+
+def test_password_fields_never_appear_in_responses(library: dict[str, Any]) -> None:
+    for _, _, op in operations(library):
+        for node in _reachable(library, op["responses"], set()):
+            if isinstance(node, dict):
+                assert "password" not in node.get("properties", {})
+                assert node.get("format") != "password"
+
+
+def test_record_lists_every_readable_field_as_required(library: dict[str, Any]) -> None:
+    book = schemas(library)["Book"]
+    assert book["required"] == list(book["properties"])
+    assert book["properties"]["id"] == {
+        "type": "integer",
+        "format": "int64",
+        "minimum": INT64[0],
+        "maximum": INT64[1],
+        "title": "ID",
+    }
+    assert book["properties"]["title"]["type"] == "string"  # required: never null
+    assert book["properties"]["summary"]["type"] == ["string", "null"]
+    assert "additionalProperties" not in book
+    assert "password" not in schemas(library)["Member"]["properties"]
+
+
+def test_list_answer_is_the_full_paginator(library: dict[str, Any]) -> None:
+    page = schemas(library)["BookPaginator"]
+    keys = [
+        "current_page",
+        "data",
+        "first_page_url",
+        "from",
+        "last_page",
+        "last_page_url",
+        "links",
+        "next_page_url",
+        "path",
+        "per_page",
+        "prev_page_url",
+        "to",
+        "total",
+    ]
+    assert list(page["properties"]) == keys == page["required"]
+    assert page["properties"]["data"]["items"] == {"$ref": "#/components/schemas/Book"}
+    assert page["properties"]["from"]["type"] == ["integer", "null"]
+    link = schemas(library)["PaginationLink"]
+    assert link["required"] == ["url", "label", "active"]
+
+
+def test_store_answers_201_with_location_and_the_record(
+    library: dict[str, Any],
+) -> None:
+    store = library["paths"]["/admin/resource/book-resource/crud"]["post"]
+    created = store["responses"]["201"]
+    assert created["headers"]["Location"]["required"] is True
+    saved = resolve(library, created["content"]["application/json"]["schema"])
+    assert saved["required"] == ["message", "messageType", "redirect", "data"]
+    assert saved["properties"]["data"] == {"$ref": "#/components/schemas/Book"}
+
+
+@pytest.mark.parametrize(
+    ("method", "suffix", "codes"),
+    [
+        ("get", "", ["200", "401", "406", "422"]),
+        ("post", "", ["201", "401", "406", "413", "415", "422"]),
+        ("delete", "", ["200", "401", "406", "409", "413", "415", "422"]),
+        ("get", "/{resourceItem}", ["200", "401", "404", "406"]),
+        ("put", "/{resourceItem}", ["200", "401", "404", "406", "413", "415", "422"]),
+        ("patch", "/{resourceItem}", ["200", "401", "404", "406", "413", "415", "422"]),
+        ("delete", "/{resourceItem}", ["200", "401", "404", "406", "409"]),
+    ],
+)
+def test_documented_statuses(
+    library: dict[str, Any], method: str, suffix: str, codes: list[str]
+) -> None:
+    op = library["paths"]["/admin/resource/book-resource/crud" + suffix][method]
+    assert list(op["responses"]) == codes
+    assert "Accept: application/json" in op["description"]
+    for code in codes:
+        response = resolve(library, op["responses"][code])
+        assert list(response["content"]) == ["application/json"]
+
+
+# Parameters
+
+
+def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    return {p["name"]: p for p in doc["paths"][path][method].get("parameters", [])}
+
+
+def test_list_parameters(library: dict[str, Any]) -> None:
+    params = _parameters(library, "get", "/admin/resource/book-resource/crud")
+    assert list(params) == ["page", "per_page", "sort", "filter", "search", "query-tag"]
+    assert params["page"]["schema"]["minimum"] == 1
+    assert params["per_page"]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100,
+        "default": 25,
+    }
+    assert params["query-tag"]["schema"]["enum"] == ["available", "science"]
+    filters = params["filter"]
+    assert (filters["style"], filters["explode"]) == ("deepObject", True)
+    assert filters["schema"]["additionalProperties"] is False
+    assert filters["schema"]["properties"]["available"] == {"type": "boolean"}
+    assert (
+        "password"
+        not in _parameters(library, "get", "/admin/resource/member-resource/crud")[
+            "filter"
+        ]["schema"]["properties"]
+    )
+
+
+def test_search_and_tags_only_when_declared() -> None:
+    plain = projects.resource("Plain", projects.field("name"), title="Plains")
+    doc = build_spec(projects.project(plain))
+    params = _parameters(doc, "get", "/admin/resource/plain-resource/crud")
+    assert list(params) == ["page", "per_page", "sort", "filter"]
+
+
+@pytest.mark.parametrize(
+    ("value", "allowed"),
+    [
+        ("title", True),
+        ("-id", True),
+        ("-published_on,title,-price", True),
+        ("summary", False),  # a textarea: not sortable
+        ("title,", False),
+        ("--id", False),
+        ("titles", False),
+        ("ti", False),
+        ("", False),
+    ],
+)
+def test_sort_pattern_admits_only_sortable_fields(
+    library: dict[str, Any], value: str, allowed: bool
+) -> None:
+    sort = _parameters(library, "get", "/admin/resource/book-resource/crud")["sort"]
+    assert sort["schema"]["default"] == "-id"
+    assert bool(re.search(sort["schema"]["pattern"], value)) is allowed
+
+
+def test_mass_delete_takes_a_bounded_ids_array(library: dict[str, Any]) -> None:
+    ids = _parameters(library, "delete", "/admin/resource/book-resource/crud")["ids[]"]
+    assert (ids["in"], ids["required"], ids["style"], ids["explode"]) == (
+        "query",
+        True,
+        "form",
+        True,
+    )
+    schema = ids["schema"]
+    assert (schema["type"], schema["minItems"], schema["maxItems"]) == ("array", 1, 500)
+    assert schema["items"]["type"] == "integer"
+    assert (schema["items"]["minimum"], schema["items"]["maximum"]) == INT64
+
+
+def test_app_limits_narrow_the_documented_ones() -> None:
+    kernel = load_kernel()
+    from generator.openapi import resource_class
+
+    project = projects.todo()
+    task = resource_class(project.resources[0], project)
+    doc = kernel.openapi.build_openapi([task], title="T", max_per_page=50, max_ids=20)
+    params = _parameters(doc, "get", "/admin/resource/task-resource/crud")
+    assert params["per_page"]["schema"]["maximum"] == 50
+    ids = _parameters(doc, "delete", "/admin/resource/task-resource/crud")["ids[]"]
+    assert ids["schema"]["maxItems"] == 20
+
+
+# OpenAPI 3.0
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    yield node
+    children = node.values() if isinstance(node, dict) else node
+    if isinstance(node, dict | list):
+        for child in children:
+            yield from _nodes(child)
+
+
+def test_nullability_is_spelled_per_version() -> None:
+    v31 = build_spec(projects.library(version="3.1.0"))
+    v30 = build_spec(projects.library(version="3.0.3"))
+    assert not any(isinstance(n, dict) and "nullable" in n for n in _nodes(v31))
+    assert not any(
+        isinstance(n, dict) and isinstance(n.get("type"), list) for n in _nodes(v30)
+    )
+    summary = schemas(v30)["Book"]["properties"]["summary"]
+    assert (summary["type"], summary["nullable"]) == ("string", True)
+
+
+# Kernel output files
+
+
+def test_write_spec_writes_both_files_atomically(tmp_path: Path) -> None:
+    openapi = load_kernel().openapi
+    doc = build_spec(projects.todo())
+    yaml_path, json_path = tmp_path / "resources" / "oag.yaml", tmp_path / "oag.json"
+    openapi.write_spec(doc, yaml_path, json_path)
+    assert yaml_path.read_text(encoding="utf-8") == openapi.dump_yaml(doc)
+    assert json_path.read_text(encoding="utf-8") == openapi.dump_json(doc)
+    before = {p: p.read_bytes() for p in (yaml_path, json_path)}
+    with pytest.raises(ValueError):
+        openapi.write_spec({**doc, "x": float("nan")}, yaml_path, json_path)
+    assert {p: p.read_bytes() for p in before} == before
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "oag.json",
+        "oag.yaml",
+        "resources",
+    ]

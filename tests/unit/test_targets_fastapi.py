@@ -1,0 +1,333 @@
+"""The FastAPI target: copier answers, the file plan, and each context builder."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+import openapi_projects as projects
+import pytest
+
+from generator import ir
+from generator.paths import resource_templates
+from generator.targets import (
+    call,
+    comment_lines,
+    exploded,
+    literal,
+    tuple_assignment,
+)
+from generator.targets import fastapi as target
+from generator.targets import fastapi_storage as storage
+from generator.targets import fastapi_tests as emitted_tests
+
+field = projects.field
+
+
+def _uuid_keyed() -> ir.Resource:
+    code = ir.Field(
+        name="code",
+        type="string",
+        label="Code",
+        format="uuid",
+        read_only=True,
+        is_key=True,
+    )
+    return replace(
+        projects.resource("Ticket", field("subject", required=True)),
+        key="code",
+        fields=(code, field("subject", required=True)),
+        default_sort="-code",
+    )
+
+
+# --- copier_data and plan_files ------------------------------------------------------
+
+
+def test_copier_data_has_exactly_the_skeleton_keys() -> None:
+    library = projects.library(jwt=True)
+    data = target.copier_data(library)
+    assert data == {
+        "project_name": library.name,
+        "project_title": library.title,
+        "framework": "fastapi",
+        "jwt": True,
+        "token_ttl": 3600,
+        "docs_title": "Docs",
+        "docs_path": "resources/oag.yaml",
+        "docs_route": "oag.json",
+        "docs_view": "oag::docs",
+        "openapi_version": "3.1.0",
+    }
+
+
+def test_copier_data_ignores_resources() -> None:
+    library = projects.library()
+    assert target.copier_data(library) == target.copier_data(
+        replace(library, resources=())
+    )
+
+
+def test_plan_lists_every_resource_file_once() -> None:
+    plans = target.plan_files(projects.library())
+    paths = [plan.path for plan in plans]
+    assert len(paths) == len(set(paths))
+    assert set(paths) == {
+        "app/resources/__init__.py",
+        "migrations/versions/0001_initial.py",
+        *(f"app/resources/{m}.py" for m in ("author", "book", "member")),
+        *(f"app/hooks/{m}.py" for m in ("author", "book", "member")),
+        *(f"tests/test_{m}_api.py" for m in ("author", "book", "member")),
+    }
+
+
+def test_only_hooks_belong_to_the_user() -> None:
+    for plan in target.plan_files(projects.library()):
+        expected = "user" if plan.path.startswith("app/hooks/") else "generated"
+        assert plan.owner == expected, plan.path
+
+
+def test_every_planned_template_exists() -> None:
+    for plan in target.plan_files(projects.todo()):
+        assert (resource_templates() / plan.template).is_file(), plan.template
+
+
+# --- black-style source helpers -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("plain", '"plain"'),
+        ("it's", '"it\'s"'),
+        ('say "hi"', "'say \"hi\"'"),
+        ("new\nline", '"new\\nline"'),
+        (("a",), '("a",)'),
+        ((1, 2), "(1, 2)"),
+        ({"done": False}, '{"done": False}'),
+        (["x"], '["x"]'),
+        (1.5, "1.5"),
+        (None, "None"),
+    ],
+)
+def test_literal_quotes_as_black_does(value: object, code: str) -> None:
+    assert literal(value) == code
+    assert ast.literal_eval(code) == value
+
+
+def test_call_fits_on_one_line_when_it_can() -> None:
+    assert call("f", ["1", "2"], indent=1, prefix="x = ") == "x = f(1, 2)"
+
+
+def test_call_moves_long_arguments_to_their_own_line() -> None:
+    args = ['"' + "a" * 40 + '"', '"' + "b" * 30 + '"']
+    text = call("compute", args, indent=1, prefix="value = ")
+    assert text == f"value = compute(\n        {args[0]}, {args[1]}\n    )"
+
+
+def test_call_puts_one_argument_per_line_last() -> None:
+    args = ['"' + "a" * 50 + '"', '"' + "b" * 50 + '"']
+    text = call("f", args, indent=0, suffix=",")
+    assert text == f"f(\n    {args[0]},\n    {args[1]},\n),"
+
+
+def test_exploded_and_one_item_tuples() -> None:
+    assert exploded("[", [], "]", indent=0) == "[]"
+    assert exploded("{", ['"a": 1'], "}", indent=1) == '{\n        "a": 1,\n    }'
+    assert tuple_assignment("x", ["A,"], indent=0) == "x = (A,)"
+    assert tuple_assignment("x", ["A", "B"], indent=0) == "x = (\n    A,\n    B,\n)"
+
+
+def test_comment_lines_wrap_at_88() -> None:
+    lines = comment_lines("word " * 40)
+    assert all(line.startswith("# ") and len(line) <= 88 for line in lines)
+    assert len(lines) == 3
+
+
+# --- storage ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("manifest_field", "sa_type", "python_type"),
+    [
+        (field("title", max_length=200, required=True), "sa.String(200)", "str"),
+        (field("isbn"), "sa.String", "str | None"),
+        (field("summary", format="text"), "sa.Text", "str | None"),
+        (field("on", format="date"), "sa.Date", "datetime.date | None"),
+        (
+            field("at", format="date-time", required=True),
+            "sa.DateTime(timezone=True)",
+            "datetime.datetime",
+        ),
+        (field("token", format="uuid"), "sa.Uuid", "uuid.UUID | None"),
+        (field("secret", format="password", required=True), "sa.String(255)", "str"),
+        (field("genre", enum=("a", "bbb")), "sa.String(3)", "str | None"),
+        (field("rating", "integer", enum=(1, 5)), "sa.Integer", "int | None"),
+        (field("pages", "integer", minimum=1, maximum=10), "sa.Integer", "int | None"),
+        (field("views", "integer", minimum=0), "sa.BigInteger", "int | None"),
+        (field("price", "number", nullable=True), "sa.Double", "float | None"),
+        (field("done", "boolean", default=False), "sa.Boolean", "bool"),
+    ],
+)
+def test_storage_types(
+    manifest_field: ir.Field, sa_type: str, python_type: str
+) -> None:
+    assert storage.sa_type(manifest_field) == sa_type
+    assert storage.python_type(manifest_field) == python_type
+
+
+def test_defaults_are_python_values() -> None:
+    assert storage.default_code(field("on", format="date", default="2024-02-03")) == (
+        "datetime.date(2024, 2, 3)"
+    )
+    assert storage.default_code(field("done", "boolean", default=True)) == "True"
+    assert storage.default_code(field("token", format="uuid", read_only=True)) == (
+        "uuid.uuid4"
+    )
+    assert storage.default_code(field("token", format="uuid")) is None
+
+
+def test_column_args_of_keys_relations_and_indexes() -> None:
+    library = projects.library()
+    book = library.resource("Book")
+    assert storage.column_args(book.key_field, library) == [
+        "BigKey",
+        "primary_key=True",
+    ]
+    assert storage.column_args(book.field("author"), library) == [
+        "sa.BigInteger",
+        'sa.ForeignKey("authors.id", ondelete="SET NULL")',
+        "index=True",
+    ]
+    assert "index=True" not in storage.column_args(book.field("summary"), library)
+
+
+def test_model_imports_only_what_annotations_use() -> None:
+    library = projects.library()
+    assert storage.model_imports(library.resource("Book")) == ["datetime"]
+    assert storage.model_imports(library.resource("Member")) == ["datetime", "uuid"]
+    assert storage.model_imports(projects.resource("Tag", field("name"))) == []
+
+
+# --- the resource module and the registry -------------------------------------------
+
+
+def test_fields_block_uses_the_kernel_mapping() -> None:
+    library = projects.library()
+    block = target.fields_block(library.resource("Book"), library)
+    assert block.startswith("fields = (\n        ID(),\n")
+    assert '        Text("title", max_length=200, required=True),\n' in block
+    assert '        BelongsTo("author", resource="author-resource"),\n' in block
+
+
+def test_kernel_imports_are_sorted_as_isort_sorts_them() -> None:
+    library = projects.library()
+    line = target.kernel_imports(library.resource("Author"), library)
+    assert line == "from app.panel.core.fields import ID, Date, Email, Text, Url"
+
+
+def test_resource_context_declares_tags_and_methods() -> None:
+    library = projects.library()
+    context = target.resource_context(library.resource("Book"), library)
+    assert context["uses_query_tags"] and context["uses_big_key"]
+    attributes = "\n".join(context["attributes"])
+    assert 'search = ("title", "isbn")' in attributes
+    assert 'QueryTag("available", "Available", {"available": True}),' in attributes
+    assert 'methods = ("publish",)' in attributes
+
+
+def test_registry_imports_user_classes_in_manifest_order() -> None:
+    context = target.registry_context(projects.library())
+    assert context["imports"][0] == "from app.hooks.author import AuthorResource"
+    assert context["resources"].splitlines()[1:4] == [
+        "    AuthorResource,",
+        "    BookResource,",
+        "    MemberResource,",
+    ]
+
+
+def test_hooks_context_lists_the_manifest_methods() -> None:
+    context = target.hooks_context(projects.library().resource("Book"))
+    assert context["methods"] == ["publish"]
+    assert context["import_line"] == (
+        "from app.resources.book import BookResource as GeneratedBookResource"
+    )
+
+
+# --- the migration ------------------------------------------------------------------
+
+
+def test_migration_creates_relation_targets_first() -> None:
+    context = target.migration_context(projects.library())
+    assert [t["name"] for t in context["tables"]] == [
+        '"authors"',
+        '"books"',
+        '"members"',
+    ]
+    assert context["drop_order"] == ['"members"', '"books"', '"authors"']
+
+
+def test_migration_table_has_keys_constraints_and_indexes() -> None:
+    library = projects.library()
+    table = storage.table_context(library.resource("Book"), library)
+    elements = "\n".join(table["elements"])
+    assert 'sa.PrimaryKeyConstraint("id", name=op.f("pk_books")),' in elements
+    assert 'name=op.f("fk_books_author_authors"),' in elements
+    assert 'ondelete="SET NULL",' in elements
+    assert (
+        'op.create_index(op.f("ix_books_title"), "books", ["title"])'
+        in table["indexes"]
+    )
+
+
+# --- the emitted API tests ----------------------------------------------------------
+
+
+def test_samples_come_back_as_the_api_writes_them() -> None:
+    joined = field("joined_at", format="date-time")
+    assert emitted_tests.sample(joined).endswith("+00:00")
+
+
+def test_parents_are_created_before_the_payload_uses_them() -> None:
+    library = projects.library()
+    parents = emitted_tests.parents_context(library.resource("Book"), library)
+    assert [p.variable for p in parents] == ["author"]
+    assert parents[0].create == (
+        'author = create(client, "author-resource", AUTHOR_PAYLOAD)'
+    )
+    context = emitted_tests.api_test_context(library.resource("Book"), library)
+    assert '"author": author["id"],' in context["payload"]
+
+
+def test_api_test_cases_follow_the_fields() -> None:
+    library = projects.library()
+    book = emitted_tests.api_test_context(library.resource("Book"), library)
+    assert book["has"] == {
+        "wrong_type": True,
+        "not_null": True,
+        "patch": True,
+        "filter": True,
+        "search": True,
+        "relation": True,
+        "required": True,
+        "required_relation": False,
+    }
+    assert 'REQUIRED_MESSAGE = "The Title field is required."' in book["constants"]
+    member = emitted_tests.api_test_context(library.resource("Member"), library)
+    assert 'HIDDEN = ("password",)' in member["constants"]
+    assert any(
+        c.startswith("REQUIRED_MESSAGE = ") and "(and 1 more error)" in c
+        for c in member["constants"]
+    )
+
+
+def test_uuid_keys_get_a_uuid_for_the_missing_record() -> None:
+    resource = _uuid_keyed()
+    project = projects.project(resource)
+    constants = emitted_tests.api_test_context(resource, project)["constants"]
+    assert 'MISSING_KEY = "00000000-0000-0000-0000-000000000000"' in constants
+    assert storage.column_args(resource.key_field, project) == [
+        "sa.Uuid",
+        "primary_key=True",
+        "default=uuid.uuid4",
+    ]
