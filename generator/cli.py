@@ -38,9 +38,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     if not args.quiet:
         count = len(project.resources)
         noun = "resource" if count == 1 else "resources"
-        print(
-            f"generated {project.framework} project '{project.name}' ({count} {noun}) in {args.output}"
-        )
+        kind = f"{project.framework} project '{project.name}'"
+        print(f"generated {kind} ({count} {noun}) in {args.output}")
     return EXIT_OK
 
 

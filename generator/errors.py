@@ -1,17 +1,17 @@
-"""Every exception panelforge raises on purpose, and the one shape a reported problem has.
+"""Every exception panelforge raises on purpose, and the shape of a reported problem.
 
 ::
 
     GeneratorError                 base; .message is what the user sees
     ├── ManifestError              the manifest is wrong; carries a list of Issue
-    │   ├── ManifestSyntaxError    not YAML, or a YAML trap (alias, duplicate key, tag, depth, size)
+    │   ├── ManifestSyntaxError    not YAML, or a YAML trap (alias, duplicate key, tag)
     │   └── ManifestInvalidError   schema and semantic problems, all reported at once
     ├── OutputError                the destination cannot be written as asked
     ├── SpecError                  the emitted OpenAPI document failed validation
-    └── TemplateError              a template failed to render or to parse: a panelforge bug
+    └── TemplateError              a template failed to render or parse: our bug
 
-The CLI maps ``GeneratorError`` subclasses to exit code 1 (``TemplateError``: 3) and prints
-``.message``; anything else is an internal error (exit 3) with a traceback.
+The CLI prints ``.message`` and exits 1 for a ``GeneratorError`` (``TemplateError``:
+3); anything else is an internal error (exit 3), shown with a traceback.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ class Issue:
 
     line: int
     column: int
-    path: str  # manifest path, e.g. "resources.Book.fields.pages" ("" for the document)
+    path: str  # manifest path: "resources.Book.fields.pages" ("" for the document)
     message: str
     code: str  # stable code listed in specs/manifest.md, e.g. "M010"
     hint: str | None = None
     file: str = ""
 
     def render(self) -> str:
-        """Format as ``file:line:col: path: message (code)`` plus an optional hint line."""
+        """``file:line:col: path: message (code)``, plus an optional hint line."""
         where = f"{self.file}:{self.line}:{self.column}"
         subject = f"{self.path}: " if self.path else ""
         text = f"{where}: {subject}{self.message} ({self.code})"

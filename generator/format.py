@@ -50,7 +50,7 @@ class FormatCache:
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
-            os.replace(tmp, path)
+            Path(tmp).replace(path)
         except OSError:
             return
 
@@ -81,7 +81,7 @@ class Formatter:
             ast.parse(source, filename=path)
         except SyntaxError as exc:
             raise TemplateError(
-                f"{path}:{exc.lineno}: generated code is not valid Python ({exc.msg}).\n"
+                f"{path}:{exc.lineno}: generated code is not Python ({exc.msg}).\n"
                 "This is a bug in panelforge; please report it with your manifest."
             ) from exc
         formatted = _format_str(source)

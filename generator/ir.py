@@ -69,7 +69,7 @@ class Field:
 
     @property
     def column_nullable(self) -> bool:
-        """Whether storage accepts NULL: optional fields without default, or explicit nullable."""
+        """Whether storage accepts NULL: optional without a default, or nullable."""
         if self.is_key:
             return False
         return self.nullable or (not self.required and not self.has_default)
@@ -149,7 +149,7 @@ class Project:
         return next(r for r in self.resources if r.name == name)
 
     def replace_framework(self, framework: Framework) -> Project:
-        """Return a copy targeting another framework (``--framework`` overrides the manifest)."""
+        """A copy targeting another framework (``--framework`` beats the manifest)."""
         from dataclasses import replace
 
         return replace(self, framework=framework)

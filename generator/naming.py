@@ -1,4 +1,4 @@
-"""Pure name functions: URI keys, module, table and class names, route names, operationIds.
+"""Pure name functions: URI keys, modules, tables, classes, routes, operationIds.
 
 Every name the emitted projects use is composed here, once, so both targets, the URL
 helpers and the spec agree.
@@ -22,7 +22,7 @@ CRUD_ROUTES = (
 
 
 def words(name: str) -> list[str]:
-    """Split ``BookAuthor``, ``book_author`` or ``book-author`` into lower-case words."""
+    """Split ``BookAuthor``, ``book_author`` or ``book-author`` into words."""
     parts: list[str] = []
     for chunk in re.split(r"[_\-\s]+", name):
         parts += [p.lower() for p in _CAMEL_BOUNDARY.split(chunk) if p]
@@ -56,7 +56,7 @@ def resource_uri(name: str) -> str:
 
 
 def plural(word: str) -> str:
-    """Naive English plural, good enough for table names: ``category`` → ``categories``."""
+    """Naive English plural, enough for table names: ``category`` → ``categories``."""
     if re.search(r"[^aeiou]y$", word):
         return word[:-1] + "ies"
     if re.search(r"(s|x|z|ch|sh)$", word):
@@ -65,7 +65,7 @@ def plural(word: str) -> str:
 
 
 def table_name(name: str) -> str:
-    """Default table of a resource: snake-case plural, ``BookAuthor`` → ``book_authors``."""
+    """Default table: snake-case plural, ``BookAuthor`` → ``book_authors``."""
     parts = words(name)
     parts[-1] = plural(parts[-1])
     return "_".join(parts)
@@ -78,5 +78,5 @@ def humanize(name: str) -> str:
 
 
 def operation_id(resource_uri_key: str, route: str) -> str:
-    """Stable, unique operationId: ``bookResource.crud.update``-style, camel-cased."""
+    """Stable, unique operationId: ``bookResourceCrudUpdate``."""
     return camel(resource_uri_key) + pascal(route.replace(".", "_"))

@@ -1,4 +1,4 @@
-"""Where panelforge's own templates live, in a source checkout and in an installed wheel."""
+"""Where panelforge's templates and specs live: in a checkout, or in a wheel."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 @cache
 def templates_root() -> Path:
-    """The ``templates/`` folder: beside the package in a checkout, inside it in a wheel."""
+    """The ``templates/`` folder: beside the package, or inside it in a wheel."""
     for candidate in (_PACKAGE_DIR.parent / "templates", _PACKAGE_DIR / "_templates"):
         if (candidate / "project" / "copier.yml").is_file():
             return candidate
@@ -37,7 +37,7 @@ def kernel_dir() -> Path:
 
 @cache
 def specs_dir() -> Path:
-    """The ``specs/`` folder (manifest JSON Schema): beside the package, or inside it."""
+    """The ``specs/`` folder (manifest JSON Schema): beside or inside the package."""
     for candidate in (_PACKAGE_DIR.parent / "specs", _PACKAGE_DIR / "_specs"):
         if (candidate / "manifest.schema.json").is_file():
             return candidate

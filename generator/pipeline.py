@@ -1,4 +1,4 @@
-"""One generation run, top to bottom: load → IR → render → format → spec → validate → write.
+"""One generation run: load → IR → render → format → spec → validate → write.
 
 Everything that depends on the manifest is built in memory first; the destination is
 touched only by :mod:`generator.writer`, once every step has succeeded.
@@ -122,7 +122,7 @@ def render_project(
 def complete_project(
     project: ir.Project, root: Path, *, progress: Progress = _quiet
 ) -> None:
-    """Add the manifest-dependent files to a skeleton copier already rendered in ``root``."""
+    """Add the manifest-dependent files to a skeleton copier rendered in ``root``."""
     from .writer import write_tree
 
     files = build_project_files(project, progress=progress)

@@ -1,4 +1,4 @@
-"""The only module that calls copier: renders a project skeleton from ``templates/project``."""
+"""The only module that calls copier: renders a skeleton from ``templates/project``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Valid example values for manifest fields: used by emitted tests and our own e2e tests.
+"""Valid example values for manifest fields, for emitted tests and our e2e tests.
 
 Values are deterministic for a given ``n`` and vary with it, so several records of one
 resource differ (unique searches, sorts and filters have something to find).
@@ -93,7 +93,7 @@ def sample_payload(
 
 
 def creation_order(project: ir.Project) -> list[ir.Resource]:
-    """Resources ordered so every relation target comes before the resources using it."""
+    """Resources ordered so that relation targets come before their users."""
     ordered: list[ir.Resource] = []
     pending = list(project.resources)
     while pending:

@@ -51,7 +51,7 @@ def write_tree(root: Path, files: Mapping[str, str]) -> None:
 
 
 def replace_directory(stage: Path, dest: Path) -> None:
-    """Swap ``stage`` in as ``dest``; the old ``dest`` (if any) is removed afterwards."""
+    """Swap ``stage`` in as ``dest``; the old ``dest``, if any, is removed after."""
     dest = dest.resolve()
     backup: Path | None = None
     try:
@@ -59,12 +59,12 @@ def replace_directory(stage: Path, dest: Path) -> None:
             backup = Path(
                 tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent)
             )
-            os.rmdir(backup)
-            os.replace(dest, backup)
-        os.replace(stage, dest)
+            backup.rmdir()  # only its unique name was needed
+            dest.replace(backup)
+        stage.replace(dest)
     except OSError as exc:
         if backup is not None and not dest.exists():
-            os.replace(backup, dest)
+            backup.replace(dest)
         raise OutputError(f"cannot move the new project into '{dest}': {exc}") from exc
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
@@ -84,6 +84,6 @@ def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Pa
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
-        os.replace(tmp, target)
+        Path(tmp).replace(target)
         written.append(target)
     return written

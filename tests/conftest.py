@@ -43,7 +43,7 @@ def run_panelforge(*args: str, cwd: Path | None = None, env: dict | None = None)
 
 
 def tree_files(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` by POSIX relative path (caches and databases skipped)."""
+    """Every file under ``root`` by POSIX path (caches and databases skipped)."""
     skip = {"__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
     files = {}
     for path in sorted(root.rglob("*")):
@@ -109,7 +109,7 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def run_app(self, *args: str) -> subprocess.CompletedProcess:
-        """Run ``python -m app ARGS`` in the project; fail the test on a non-zero exit."""
+        """Run ``python -m app ARGS`` in the project; a non-zero exit fails."""
         result = subprocess.run(
             [sys.executable, "-m", "app", *args],
             cwd=self.project,
@@ -155,12 +155,17 @@ class Server:
 
     def stop(self) -> None:
         """Stop the server."""
-        if self.process and self.process.poll() is None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
+        if self.process.stdout:
+            self.process.stdout.close()
 
 
 def postgres_available() -> bool:

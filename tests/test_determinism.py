@@ -1,4 +1,4 @@
-"""Same manifest, same bytes: across hash seeds, working folders, time zones and caches."""
+"""Same manifest, same bytes: whatever the hash seed, folder, time zone or cache."""
 
 from __future__ import annotations
 

@@ -50,7 +50,8 @@ def test_output_matches_golden(
     for name in expected:
         if expected[name] != actual[name]:
             pytest.fail(
-                f"{name} differs from golden:\n{_diff(name, expected[name], actual[name])}"
+                f"{name} differs from golden:\n"
+                f"{_diff(name, expected[name], actual[name])}"
                 f"\nrefresh with: {REFRESH}"
             )
 

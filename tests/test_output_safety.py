@@ -56,7 +56,7 @@ def test_failure_on_third_file_leaves_dest_untouched(tmp_path, monkeypatch) -> N
 def test_failure_in_skeleton_leaves_no_staging_folder(tmp_path, monkeypatch) -> None:
     dest = tmp_path / "dest"
 
-    def broken_skeleton(root: Path, data) -> None:
+    def broken_skeleton(root: Path, _data: object) -> None:
         (root / "partial.txt").write_text("half")
         raise errors.TemplateError("simulated copier failure")
 
@@ -80,7 +80,7 @@ def test_force_replaces_dest_completely(tmp_path) -> None:
     assert _leftovers(tmp_path) == []
 
 
-def test_django_is_not_yet_supported(tmp_path) -> None:
+def test_django_is_not_yet_supported(tmp_path: Path) -> None:
     result = run_panelforge(
         "generate", str(LIBRARY), "-o", str(tmp_path / "d"), "--framework", "django"
     )
@@ -89,7 +89,7 @@ def test_django_is_not_yet_supported(tmp_path) -> None:
     assert not (tmp_path / "d").exists()
 
 
-def test_usage_error_exits_2(tmp_path) -> None:
+def test_usage_error_exits_2() -> None:
     result = run_panelforge("generate", str(LIBRARY))
     assert result.returncode == 2
     assert "-o/--output" in result.stderr

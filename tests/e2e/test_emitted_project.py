@@ -1,4 +1,4 @@
-"""The emitted project as its users meet it: installed, tested by its own suite, bootstrapped by copier."""
+"""The emitted project as users meet it: installed, self-tested, made by copier."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_pip_install_then_migrate_in_a_fresh_venv(
 
 
 def test_copier_copy_gives_the_same_project(generated, tmp_path: Path) -> None:
-    """`copier copy --trust <repo> DEST` with the manifest's answers equals `generate`."""
+    """`copier copy --trust <repo> DEST`, given the manifest's answers, = `generate`."""
     dest = tmp_path / "from-copier"
     result = subprocess.run(
         [
