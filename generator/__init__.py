@@ -1,6 +1,7 @@
 """panelforge: generate a standalone admin panel project from a YAML resource manifest.
 
-The public API is small: :func:`generate`, :func:`load_manifest`, and the error classes.
+The public API is small: :func:`generate`, :func:`check`, :func:`load_manifest`, and the
+error classes.
 Submodules are imported on first use so the command line starts fast.
 """
 
@@ -21,7 +22,7 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .manifest import load_manifest
-    from .pipeline import generate
+    from .pipeline import check, generate
 
 __all__ = [
     "GeneratorError",
@@ -32,16 +33,17 @@ __all__ = [
     "OutputError",
     "SpecError",
     "TemplateError",
+    "check",
     "generate",
     "load_manifest",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "generate":
-        from .pipeline import generate
+    if name in ("generate", "check"):
+        from . import pipeline
 
-        return generate
+        return getattr(pipeline, name)
     if name == "load_manifest":
         from .manifest import load_manifest
 

@@ -11,8 +11,14 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import GeneratorError
+from .regenerate import STATUSES
+
+if TYPE_CHECKING:
+    from . import ir
+    from .regenerate import Update
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -24,23 +30,99 @@ def _progress_printer(quiet: bool) -> Callable[[str], None]:
     return lambda step: print(f"  {step}…", file=sys.stderr, flush=True)
 
 
+def _describe(project: ir.Project) -> str:
+    count = len(project.resources)
+    noun = "resource" if count == 1 else "resources"
+    return f"{project.framework} project '{project.name}' ({count} {noun})"
+
+
+def _print_update(update: Update, dest: Path, *, diff: bool) -> None:
+    """One line per file that changes, the diffs if asked, then a summary."""
+    if update.fresh and not update.dry_run:
+        print(f"generated {_describe(update.project)} in {dest}")
+        return
+    for change in update.reported:
+        note = f" ({change.note})" if change.note else ""
+        print(f"  {change.status:<9} {change.path}{note}")
+    if diff:
+        for change in update.reported:
+            sys.stdout.write(change.diff())
+    counts = [
+        f"{update.count(status)} {status}"
+        for status in STATUSES
+        if status != "unchanged" and update.count(status)
+    ]
+    verb = "generate" if update.fresh else "update"
+    verb = f"would {verb}" if update.dry_run else f"{verb}d"
+    if counts:
+        print(f"{verb} {_describe(update.project)} in {dest}: {', '.join(counts)}")
+    else:
+        print(f"{_describe(update.project)} in {dest} is up to date")
+    if update.dry_run:
+        print("dry run: nothing was written")
+
+
+def _report_conflicts(update: Update) -> int:
+    conflicts = update.conflicts
+    if not conflicts:
+        return EXIT_OK
+    noun = "file needs" if len(conflicts) == 1 else "files need"
+    print(
+        f"error: {len(conflicts)} {noun} your attention (conflicts are marked "
+        "'<<<<<<< yours' … '>>>>>>> generated'); resolve, then commit:",
+        file=sys.stderr,
+    )
+    for change in conflicts:
+        print(f"  {change.path} ({change.note})", file=sys.stderr)
+    return EXIT_USER
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
     from .pipeline import generate
 
-    project = generate(
+    update = generate(
         args.manifest,
         args.output,
         framework=args.framework,
         force=args.force,
         use_cache=not args.no_cache,
+        dry_run=args.dry_run,
         progress=_progress_printer(args.quiet),
     )
-    if not args.quiet:
-        count = len(project.resources)
-        noun = "resource" if count == 1 else "resources"
-        kind = f"{project.framework} project '{project.name}'"
-        print(f"generated {kind} ({count} {noun}) in {args.output}")
-    return EXIT_OK
+    if not args.quiet or args.diff:
+        _print_update(update, args.output, diff=args.diff)
+    return _report_conflicts(update)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .pipeline import check
+
+    report = check(
+        args.manifest,
+        args.output,
+        use_cache=not args.no_cache,
+        progress=_progress_printer(args.quiet),
+    )
+    name = report.project.manifest_name
+    if report.ok:
+        if not args.quiet:
+            print(f"{args.output}: up to date with {name}")
+        return EXIT_OK
+    count = len(report.drift)
+    noun = "file" if count == 1 else "files"
+    print(
+        f"error: '{args.output}' has drifted from {name} ({count} {noun}):",
+        file=sys.stderr,
+    )
+    for drift in report.drift:
+        note = f" ({drift.note})" if drift.note else ""
+        print(f"  {drift.kind:<9} {drift.path}{note}", file=sys.stderr)
+    print(
+        f"hint: 'panelforge generate MANIFEST -o {args.output}' brings it up to date; "
+        "move edits of generated files to app/hooks/",
+        file=sys.stderr,
+    )
+    return EXIT_USER
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -80,12 +162,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         required=True,
         metavar="DEST",
-        help="project folder to create",
+        help="project folder to create, or to update when panelforge made it",
     )
     gen.add_argument(
         "--framework", choices=("fastapi", "django"), help="override project.framework"
     )
-    gen.add_argument("--force", action="store_true", help="replace a non-empty DEST")
+    gen.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a non-empty DEST (an existing project's edits are lost)",
+    )
+    gen.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="show what would change, write nothing",
+    )
+    gen.add_argument(
+        "--diff", action="store_true", help="also print a unified diff per file"
+    )
     gen.add_argument(
         "--no-cache", action="store_true", help="do not use the formatter cache"
     )
@@ -100,6 +194,36 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print nothing on success"
     )
     val.set_defaults(handler=_cmd_validate)
+
+    chk = commands.add_parser(
+        "check",
+        help="check that a project is what its manifest generates (for CI)",
+        description=(
+            "Exit 0 when DEST is what MANIFEST generates (edits in app/hooks/ "
+            "allowed), else 1 with the files that drifted. Writes nothing."
+        ),
+    )
+    chk.add_argument(
+        "manifest",
+        type=Path,
+        nargs="?",
+        help="the YAML resource manifest (default: DEST/.panelforge/manifest.yaml)",
+    )
+    chk.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DEST",
+        help="the generated project",
+    )
+    chk.add_argument(
+        "--no-cache", action="store_true", help="do not use the formatter cache"
+    )
+    chk.add_argument(
+        "-q", "--quiet", action="store_true", help="print nothing when up to date"
+    )
+    chk.set_defaults(handler=_cmd_check)
 
     spec = commands.add_parser("spec", help="write only oag.yaml and oag.json")
     spec.add_argument("manifest", type=Path, help="the YAML resource manifest")

@@ -1,8 +1,11 @@
 """Run by copier (root copier.yml ``_tasks``) after it rendered a skeleton into the cwd.
 
 It renders the manifest's resources, the spec and the rest with this checkout's own
-generator, so ``copier copy`` and ``panelforge generate`` give the same project. The
-copier answers override the manifest's ``project`` block.
+generator, so ``copier copy`` and ``panelforge generate`` give the same project, state
+file (``.panelforge/``) included: later updates use ``panelforge generate``, not
+``copier update``. The copier answers override the manifest's ``project`` block for
+this copy only; keep them equal to the manifest's, or the next ``panelforge generate``
+renames the project back.
 """
 
 from __future__ import annotations
@@ -41,17 +44,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project-title", required=True)
     parser.add_argument("--framework", required=True)
     parser.add_argument("--jwt", required=True)
+    parser.add_argument("--token-ttl", type=int)
     args = parser.parse_args(argv)
     try:
-        project = load_manifest(_find_manifest(args.manifest))
+        manifest = _find_manifest(args.manifest)
+        project = load_manifest(manifest)
         project = replace(
             project,
             name=args.project_name,
             title=args.project_title,
             framework=args.framework,
-            auth=replace(project.auth, jwt=args.jwt.lower() == "true"),
+            auth=replace(
+                project.auth,
+                jwt=args.jwt.lower() == "true",
+                token_ttl=args.token_ttl or project.auth.token_ttl,
+            ),
         )
-        complete_project(project, Path.cwd())
+        complete_project(project, Path.cwd(), manifest.read_bytes())
     except GeneratorError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return exc.exit_code

@@ -54,7 +54,20 @@ RESERVED_PROJECTS = frozenset(
     "app tests fastapi django config panel generator alembic migrations sqlalchemy"
     " pydantic pydantic_settings starlette uvicorn jinja2 httpx pytest jwt".split()
 )
-_RESERVED_TABLE = re.compile(r"alembic_version|(django|auth|sqlite)_.*")
+# What every resource class has from the panel kernel (``Resource`` and its URL
+# helpers): an async method of that name would replace it.
+RESERVED_METHODS = frozenset(
+    (
+        "uri title model fields search query_tags methods per_page max_per_page"
+        " default_sort key_field field_map writable_fields readable_fields"
+        " sortable_fields filterable_fields query_tag_map key_name pages get_pages"
+        " first_page find_page current_page url route page_url index_page_url"
+        " form_page_url detail_page_url async_method_url component_url"
+        " fragment_load_url is_now_on_index is_now_on_detail is_now_on_form"
+        " is_now_on_create_form is_now_on_update_form"
+    ).split()
+)
+_RESERVED_TABLE = re.compile(r"alembic_version|panel_users|(django|auth|sqlite)_.*")
 
 
 def snake_problem(name: str) -> Problem | None:
@@ -83,6 +96,17 @@ def field_problem(name: str) -> Problem | None:
         reason = "Pydantic models"
     if reason:
         return f"{shown(name)} is used by {reason}; please choose another name", None
+    return None
+
+
+def method_problem(name: str) -> Problem | None:
+    """Why ``name`` cannot name an async method of a resource."""
+    problem = snake_problem(name)
+    if problem:
+        return problem
+    if name in RESERVED_METHODS:
+        message = f"{shown(name)} is a name every resource already has"
+        return message + "; please choose another name", None
     return None
 
 

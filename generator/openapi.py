@@ -23,7 +23,7 @@ from .kernel import kernel_fields
 from .paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
-_MODULES = ("fields", "resource", "openapi")
+_MODULES = ("fields", "resource", "openapi", "oag")
 
 
 @contextmanager
@@ -39,7 +39,7 @@ def _no_bytecode() -> Iterator[None]:
 
 @cache
 def load_kernel() -> SimpleNamespace:
-    """The kernel's ``fields``, ``resource`` and ``openapi`` modules, loaded once."""
+    """The kernel's ``fields``, ``resource``, ``openapi`` and ``oag`` modules, once."""
     directory = kernel_dir()
     spec = importlib.util.spec_from_file_location(
         KERNEL_PACKAGE,
@@ -104,11 +104,15 @@ def build_spec(project: ir.Project) -> dict[str, Any]:
     kernel = load_kernel()
     try:
         resources = [resource_class(r, project) for r in project.resources]
-        return kernel.openapi.build_openapi(  # type: ignore[no-any-return]
-            resources,
+        # The same call as the project's ``python -m app oag:generate``, under the
+        # settings' defaults, so both write the same bytes.
+        options = kernel.oag.SpecOptions(
             title=project.title,
             openapi_version=project.docs.openapi_version,
             jwt=project.auth.jwt,
+        )
+        return kernel.oag.build_document(  # type: ignore[no-any-return]
+            resources, options
         )
     except kernel.resource.DeclarationError as exc:
         raise SpecError(f"{project.manifest_name}: {exc}") from exc

@@ -1,7 +1,10 @@
 """One generation run: load → IR → render → format → spec → validate → write.
 
-Everything that depends on the manifest is built in memory first; the destination is
-touched only by :mod:`generator.writer`, once every step has succeeded.
+Everything is built in memory first (:class:`generator.output.Output`); the destination
+is touched only by :mod:`generator.writer`, once every step has succeeded. A first run
+stages the project beside DEST and swaps it in; on a project panelforge generated
+before (it has ``.panelforge/state.json``) the run updates it in place, merging the
+user's edits (:mod:`generator.regenerate`) and adding a migration for schema changes.
 """
 
 from __future__ import annotations
@@ -11,13 +14,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from . import ir
 from .errors import OutputError
 from .format import FormatCache, Formatter
+from .output import Output, owner_of, render_skeleton_files
 from .paths import user_cache_dir
 from .plan import FilePlan
+from .regenerate import FileChange, Update, bookkeeping, next_state
 from .render import render_plans
+from .state import (
+    MANIFEST_COPY,
+    STATE_FILE,
+    generator_version,
+    has_state,
+    read_state,
+)
+
+if TYPE_CHECKING:
+    from .drift import CheckReport
 
 Progress = Callable[[str], None]
 
@@ -34,6 +50,7 @@ class Caches:
 
     black: Path | None
     spec: Path | None
+    skeleton: Path | None = None
 
     @classmethod
     def default(cls, enabled: bool = True) -> Caches:
@@ -41,7 +58,7 @@ class Caches:
         if not enabled:
             return cls(None, None)
         root = user_cache_dir()
-        return cls(root / "black", root / "spec")
+        return cls(root / "black", root / "spec", root / "skeleton")
 
 
 @dataclass(frozen=True)
@@ -80,12 +97,9 @@ def build_project_files(
 
     target = target_for(project)
     caches = caches or Caches.default()
-    formatter = Formatter(FormatCache(caches.black))
     plans: list[FilePlan] = target.plan_files(project)
     progress(f"rendering {len(plans)} files for {len(project.resources)} resources")
-    rendered = render_plans(plans)
-    progress("formatting with black")
-    formatted = formatter.format_all(rendered)
+    formatted = render_files(plans, caches)
     progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
     validate_spec(doc, source=project.docs.path, cache_dir=caches.spec)
@@ -100,34 +114,70 @@ def build_project_files(
     )
 
 
-def render_project(
+def render_files(plans: list[FilePlan], caches: Caches) -> dict[str, str]:
+    """Render plans and format the Python among them (black, cached)."""
+    return Formatter(FormatCache(caches.black)).format_all(render_plans(plans))
+
+
+def render_output(
     project: ir.Project,
-    root: Path,
     *,
     caches: Caches | None = None,
     progress: Progress = _quiet,
-) -> None:
-    """Write the whole project into an empty ``root``: skeleton, then the rest."""
-    from .project import render_skeleton
-    from .writer import write_tree
-
+) -> Output:
+    """Everything ``project`` generates, in memory: its files and the skeleton."""
     target = target_for(project)
     files = build_project_files(project, caches=caches, progress=progress)
     progress("rendering the project skeleton with copier")
-    render_skeleton(root, target.copier_data(project))
-    write_tree(root, files.generated)
-    write_tree(root, files.user)
+    skeleton_dir = (caches or Caches.default()).skeleton
+    output = Output()
+    for path, data in render_skeleton_files(target, project, skeleton_dir).items():
+        output.add(path, data, owner_of(path, target, None))
+    for path, text in files.generated.items():
+        output.add(path, text.encode("utf-8"), owner_of(path, target, "generated"))
+    for path, text in files.user.items():
+        output.add(path, text.encode("utf-8"), "user")
+    return output
 
 
 def complete_project(
-    project: ir.Project, root: Path, *, progress: Progress = _quiet
+    project: ir.Project,
+    root: Path,
+    manifest: bytes,
+    *,
+    progress: Progress = _quiet,
 ) -> None:
-    """Add the manifest-dependent files to a skeleton copier rendered in ``root``."""
+    """Add the manifest-dependent files and the state to a skeleton in ``root``.
+
+    Used by ``copier copy`` (generator/copier_task.py): copier has rendered the same
+    skeleton into ``root`` already.
+    """
     from .writer import write_tree
 
-    files = build_project_files(project, progress=progress)
-    write_tree(root, files.generated)
-    write_tree(root, {p: t for p, t in files.user.items() if not (root / p).exists()})
+    output = render_output(project, progress=progress)
+    state = next_state(project, output, manifest, None, generator_version())
+    files = {p: d for p, d in output.files.items() if output.owners[p] != "user"}
+    files.update(
+        {p: d for p, d in output.owned("user").items() if not (root / p).exists()}
+    )
+    write_tree(root, {**files, **bookkeeping(state, output, manifest)})
+
+
+def _load(
+    manifest: Path, dest: Path, framework: ir.Framework | None
+) -> tuple[ir.Project, bytes]:
+    """The project and the manifest's bytes; DEST's own copy keeps its recorded name."""
+    from .manifest import load_manifest
+
+    display_name = None
+    copy = dest / MANIFEST_COPY
+    if copy.is_file() and manifest.resolve() == copy.resolve():
+        display_name = read_state(dest).manifest_name
+    project = load_manifest(manifest, display_name=display_name)
+    if framework is not None:
+        project = project.replace_framework(framework)
+    target_for(project)
+    return project, manifest.read_bytes()
 
 
 def generate(
@@ -137,25 +187,63 @@ def generate(
     framework: ir.Framework | None = None,
     force: bool = False,
     use_cache: bool = True,
+    dry_run: bool = False,
     progress: Progress = _quiet,
-) -> ir.Project:
-    """Generate the project described by ``manifest`` into ``dest``, atomically."""
-    from .manifest import load_manifest
-    from .writer import check_destination, replace_directory, staging_area
+) -> Update:
+    """Generate ``manifest``'s project into ``dest``, or update the one there.
+
+    An existing panelforge project is updated in place (edits merged, a migration
+    added); another non-empty ``dest`` is refused unless ``force`` replaces it.
+    ``dry_run`` computes the same changes and writes nothing.
+    """
+    from .writer import check_destination, replace_directory, staging_area, write_tree
 
     progress(f"loading {manifest}")
-    project = load_manifest(manifest)
-    if framework is not None:
-        project = project.replace_framework(framework)
-    target_for(project)
-    check_destination(dest, force=force)
-    with staging_area(dest) as stage:
-        render_project(
-            project, stage, caches=Caches.default(use_cache), progress=progress
+    project, source = _load(manifest, dest, framework)
+    caches = Caches.default(use_cache)
+    if not force and has_state(dest):
+        from .update import regenerate_project
+
+        return regenerate_project(
+            project, source, dest, caches=caches, dry_run=dry_run, progress=progress
         )
-        progress(f"writing {dest}")
-        replace_directory(stage, dest)
-    return project
+    check_destination(dest, force=force)
+    output = render_output(project, caches=caches, progress=progress)
+    state = next_state(project, output, source, None, generator_version())
+    files = {**output.files, **bookkeeping(state, output, source)}
+    added = tuple(FileChange(p, "added", None, d) for p, d in sorted(files.items()))
+    if not dry_run:
+        with staging_area(dest) as stage:
+            write_tree(stage, files)
+            progress(f"writing {dest}")
+            replace_directory(stage, dest)
+    return Update(project, added, dry_run=dry_run, fresh=True)
+
+
+def check(
+    manifest: Path | None,
+    dest: Path,
+    *,
+    use_cache: bool = True,
+    progress: Progress = _quiet,
+) -> CheckReport:
+    """Compare ``dest`` with what ``manifest`` generates; writes nothing.
+
+    ``manifest`` defaults to the copy ``dest`` recorded (``.panelforge/manifest.yaml``).
+    """
+    from .update import check_project
+
+    if not has_state(dest):
+        raise OutputError(
+            f"'{dest}' is not a project panelforge generated (no {STATE_FILE})"
+        )
+    manifest = manifest if manifest is not None else dest / MANIFEST_COPY
+    progress(f"loading {manifest}")
+    framework = read_state(dest).project.framework
+    project, source = _load(manifest, dest, framework)
+    return check_project(
+        project, source, dest, caches=Caches.default(use_cache), progress=progress
+    )
 
 
 def write_spec_only(

@@ -242,7 +242,7 @@ def _table_issues(resource: _Resource) -> Iterator[Issue]:
 
 def _method_issues(resource: _Resource) -> Iterator[Issue]:
     for index, name in _strings(resource.spec.get("methods")):
-        problem = identifiers.snake_problem(name)
+        problem = identifiers.method_problem(name)
         if problem:
             yield resource.issue(("methods", index), *problem_args(problem))
 

@@ -95,6 +95,10 @@ def project_env(project: Path, database_url: str) -> dict[str, str]:
         "PYTHONPATH": str(project),
         "DATABASE_URL": database_url,
         "PYTHONDONTWRITEBYTECODE": "1",
+        # Sessions are signed with it; the panel refuses to serve without one.
+        "SECRET_KEY": "e2e-tests-only-secret-key-0123456789abcdef",
+        # Tokens are, in JWT mode (32 bytes, base64).
+        "JWT_SECRET": "ZTJlLXRlc3RzLW9ubHkgand0IHNlY3JldCwgMzIgYnk=",
     }
 
 
@@ -108,12 +112,15 @@ class Server:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
-    def run_app(self, *args: str) -> subprocess.CompletedProcess:
-        """Run ``python -m app ARGS`` in the project; a non-zero exit fails."""
+    def run_app(
+        self, *args: str, input: str | None = None
+    ) -> subprocess.CompletedProcess:
+        """Run ``python -m app ARGS`` in the project (``input`` on its stdin)."""
         result = subprocess.run(
             [sys.executable, "-m", "app", *args],
             cwd=self.project,
             env=self.env,
+            input=input,
             capture_output=True,
             text=True,
             timeout=120,
@@ -153,10 +160,14 @@ class Server:
                 time.sleep(0.1)
         raise AssertionError("server did not start within 30 s")
 
-    def stop(self) -> None:
-        """Stop the server."""
+    def create_user(self, email: str, password: str) -> None:
+        """Add a panel user with ``python -m app create-user``."""
+        self.run_app("create-user", email, "--password-stdin", input=password + "\n")
+
+    def stop(self) -> str:
+        """Stop the server; returns what it printed (its log)."""
         if self.process is None:
-            return
+            return ""
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -164,8 +175,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process.stdout:
+        output = ""
+        if self.process.stdout and not self.process.stdout.closed:
+            output = self.process.stdout.read().decode("utf-8", "replace")
             self.process.stdout.close()
+        return output
 
 
 def postgres_available() -> bool:

@@ -6,18 +6,27 @@ strings these functions precompute and loop over the lists they prepare.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .. import ir
 from ..kernel import kernel_fields
 from ..plan import FilePlan
-from ..samples import creation_order
+from ..samples import creation_order, sample_payload
 from . import LINE_LENGTH, call, comment_lines, exploded, literal, tuple_assignment
+from .fastapi_ci import ci_plans
+from .fastapi_migrations import migration_plan, next_migration_ids
+from .fastapi_pages import pages_test_context
 from .fastapi_storage import column_lines, is_integer_key, model_imports, table_context
 from .fastapi_tests import api_test_context
 
 SKELETON = "fastapi"
 _TEMPLATES = "fastapi"
+# Regeneration (generator/regenerate.py): files under HISTORY_DIR are written once and
+# never rewritten; SHARED_FILES are skeleton files users are expected to adapt
+# (dependencies, docs, ignores): merged with upgrades, and `check` accepts edits.
+HISTORY_DIR = "migrations/versions/"
+SHARED_FILES = frozenset({"README.md", "pyproject.toml", ".gitignore"})
 
 
 def copier_data(project: ir.Project) -> dict[str, Any]:
@@ -28,11 +37,6 @@ def copier_data(project: ir.Project) -> dict[str, Any]:
         "framework": project.framework,
         "jwt": project.auth.jwt,
         "token_ttl": project.auth.token_ttl,
-        "docs_title": project.docs.title,
-        "docs_path": project.docs.path,
-        "docs_route": project.docs.route,
-        "docs_view": project.docs.view,
-        "openapi_version": project.docs.openapi_version,
     }
 
 
@@ -49,7 +53,18 @@ def plan_files(project: ir.Project) -> list[FilePlan]:
             f"{_TEMPLATES}/migration.py.jinja",
             migration_context(project),
         ),
+        FilePlan(
+            "app/core/oag_config.py",
+            f"{_TEMPLATES}/oag_config.py.jinja",
+            oag_config_context(project),
+        ),
+        FilePlan(
+            "tests/samples.json",
+            f"{_TEMPLATES}/samples.json.jinja",
+            samples_context(project),
+        ),
     ]
+    plans += ci_plans(project)
     for resource in project.resources:
         module = resource.module
         plans += [
@@ -68,6 +83,11 @@ def plan_files(project: ir.Project) -> list[FilePlan]:
                 f"tests/test_{module}_api.py",
                 f"{_TEMPLATES}/test_api.py.jinja",
                 api_test_context(resource, project),
+            ),
+            FilePlan(
+                f"tests/test_{module}_pages.py",
+                f"{_TEMPLATES}/test_pages.py.jinja",
+                pages_test_context(resource, project),
             ),
         ]
     return plans
@@ -172,6 +192,7 @@ def hooks_context(resource: ir.Resource) -> dict[str, Any]:
         "import_line": _from_import(f"app.resources.{resource.module}", [generated]),
         "class_name": resource.class_name,
         "methods": list(resource.methods),
+        "uri": resource.uri,
     }
 
 
@@ -192,6 +213,46 @@ def registry_context(project: ir.Project) -> dict[str, Any]:
     }
 
 
+def oag_config_context(project: ir.Project) -> dict[str, Any]:
+    """Context of ``app/core/oag_config.py``: the manifest's say on spec and docs.
+
+    Generated rather than answered to copier, so ``copier copy`` (whose docs answers
+    are hidden defaults) and ``panelforge generate`` give the same project.
+    """
+    docs = project.docs
+    return {
+        "header": header_lines(project),
+        "project_title": literal(project.title),
+        "docs_title": literal(docs.title),
+        "docs_path": literal(docs.path),
+        "docs_route": literal(docs.route),
+        "docs_view": literal(docs.view),
+        "openapi_version": literal(docs.openapi_version),
+    }
+
+
+def samples_context(project: ir.Project) -> dict[str, Any]:
+    """Context of ``tests/samples.json``: a valid record per resource, targets first.
+
+    The schemathesis test creates them so that the item operations meet records
+    that exist; ``relations`` names the fields to fill with a created target's key.
+    """
+    samples = [
+        {
+            "resource": resource.uri,
+            "key": resource.key,
+            "body": sample_payload(resource),
+            "relations": {
+                f.name: project.resource(f.relation).uri
+                for f in resource.fields
+                if f.relation
+            },
+        }
+        for resource in creation_order(project)
+    ]
+    return {"samples": json.dumps(samples, indent=2, ensure_ascii=False)}
+
+
 def migration_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``migrations/versions/0001_initial.py``: relation targets first."""
     ordered = creation_order(project)
@@ -201,3 +262,22 @@ def migration_context(project: ir.Project) -> dict[str, Any]:
         "tables": [table_context(r, project) for r in ordered],
         "drop_order": [literal(r.table) for r in reversed(ordered)],
     }
+
+
+def schema_migration(
+    before: ir.Project, after: ir.Project, existing: dict[str, str]
+) -> FilePlan | None:
+    """The migration from ``before``'s tables to ``after``'s (None: they agree).
+
+    ``existing`` maps the project's migration files to their text; the new one
+    follows their head.
+    """
+    from ..migrations import diff_schema
+
+    revision, head = next_migration_ids(existing)
+    return migration_plan(
+        diff_schema(before, after),
+        revision=revision,
+        down_revision=head,
+        header=header_lines(after),
+    )

@@ -156,7 +156,8 @@ def model_imports(resource: ir.Resource) -> list[str]:
     return modules
 
 
-def _migration_type(field: ir.Field) -> str:
+def migration_type(field: ir.Field) -> str:
+    """The column type as a migration writes it (``sa.String(200)``, the key type)."""
     if is_integer_key(field):
         return _KEY_TYPE
     if field.relation:
@@ -198,7 +199,7 @@ def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
             "sa.Column",
             [
                 literal(field.name),
-                _migration_type(field),
+                migration_type(field),
                 f"nullable={field.column_nullable}",
             ],
             indent=2,

@@ -212,7 +212,16 @@ def _cases(constants: Constants, resource: ir.Resource) -> dict[str, bool]:
         cases[case] = f"{case.upper()}_FIELD" in names
     relation = _relation_field(resource)
     cases["required_relation"] = relation is not None and not relation.column_nullable
+    cases["round_trip"] = _round_trips(resource)
     return cases
+
+
+def _round_trips(resource: ir.Resource) -> bool:
+    """Whether a CSV export imports back as it was: nothing it cannot write back."""
+    return not any(
+        (f.format == "password" and f.required) or (f.read_only and not f.is_key)
+        for f in resource.fields
+    )
 
 
 def _assignment(name: str, value: Any) -> str:
@@ -230,6 +239,7 @@ def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     constants: Constants = [
         ("URI", resource.uri),
         ("URL", f"/admin/resource/{resource.uri}/crud"),
+        ("HANDLER", f"/admin/resource/{resource.uri}/handler"),
         ("FORM_PAGE", f"/admin/resource/{resource.uri}/form-page"),
         ("LABEL", resource.model_name),
         ("KEY", resource.key),

@@ -14,15 +14,18 @@ from conftest import EXAMPLE_IDS, REPO, project_env, tree_files
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 @pytest.mark.parametrize("example", EXAMPLE_IDS)
 def test_emitted_project_passes_its_own_tests(
-    generated, fresh_copy, tmp_path, example
+    generated, fresh_copy, database_url: str, example: str
 ) -> None:
+    """The project's own suite, schemathesis included, on SQLite and PostgreSQL."""
     project = fresh_copy(generated(example))
+    env = {**project_env(project, database_url), "TEST_DATABASE_URL": database_url}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=project,
-        env=project_env(project, f"sqlite:///{tmp_path / 'own-tests.db'}"),
+        env=env,
         capture_output=True,
         text=True,
         timeout=600,

@@ -1,7 +1,9 @@
 """Every route of the JSON CRUD API, over real HTTP, against the served project.
 
 Each example is generated with the CLI, migrated with ``python -m app migrate`` and
-served with ``python -m app serve``, on SQLite and on PostgreSQL.
+served with ``python -m app serve``, on SQLite and on PostgreSQL. The client logs in
+the way the manifest says: a session (cookie and CSRF token) or, with ``auth.jwt``, a
+bearer token.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from generator.samples import creation_order, sample_payload
 pytestmark = pytest.mark.e2e
 
 JSON = {"Accept": "application/json"}
+EMAIL = "e2e@example.com"
+PASSWORD = "e2e password, long enough"
 PAGINATOR_KEYS = {
     "current_page",
     "data",
@@ -49,6 +53,21 @@ class Api:
         self.client = httpx.Client(base_url=server.base_url, headers=JSON, timeout=10)
         self.project = project
         self.keys: dict[str, Any] = {}
+
+    def log_in(self) -> None:
+        """Log in as JSON clients do, then send the bearer or CSRF token every time."""
+        credentials = {"username": EMAIL, "password": PASSWORD}
+        response = self.client.post("/admin/authenticate", json=credentials)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        if self.project.auth.jwt:
+            assert body["token_type"] == "Bearer"
+            assert body["expires_in"] == self.project.auth.token_ttl
+            assert response.headers["cache-control"] == "no-store"
+            self.client.headers["Authorization"] = f"Bearer {body['token']}"
+        else:
+            assert body["message"] == "Authenticated."
+            self.client.headers["X-CSRF-Token"] = body["csrf_token"]
 
     def create(self, resource: ir.Resource, n: int) -> dict[str, Any]:
         payload = sample_payload(resource, n, dict(self.keys))
@@ -84,6 +103,7 @@ def served(generated, database_url: str, request: pytest.FixtureRequest):
     project_dir: Path = generated(example)
     server = Server(project_dir, database_url)
     server.run_app("migrate")
+    server.create_user(EMAIL, PASSWORD)
     server.start()
     try:
         yield server, load_manifest(REPO / "examples" / f"{example}.yaml")
@@ -203,8 +223,9 @@ def _check_item_routes(api: Api, resource: ir.Resource, record: dict) -> None:
     assert broken.status_code == 422
     wrong_method = client.post(crud(resource, key), json={})
     assert wrong_method.status_code == 405
-    no_json = client.get(crud(resource), headers={"Accept": "text/plain"})
-    assert no_json.status_code == 406 and "message" in no_json.json()
+    no_json = client.get(crud(resource), headers={"Accept": "text/html"})
+    assert no_json.status_code == 303
+    assert no_json.headers["location"].endswith(f"{resource.uri}/index-page")
 
 
 def _check_deletes(api: Api, resource: ir.Resource, records: list[dict]) -> None:
@@ -238,7 +259,33 @@ def test_every_crud_route(served) -> None:
     server, project = served
     api = Api(server, project)
     with api.client:
+        _check_strangers_are_refused(api, project)
+        api.log_in()
         _walk_every_route(api, project)
+        _check_logout(api, project)
+
+
+def _check_strangers_are_refused(api: Api, project: ir.Project) -> None:
+    resource = project.resources[0]
+    for method, url in (
+        ("GET", crud(resource)),
+        ("POST", crud(resource)),
+        ("DELETE", crud(resource, 1)),
+    ):
+        response = api.client.request(method, url, json={})
+        assert response.status_code == 401, (method, url)
+        assert response.json() == {"message": "Unauthenticated."}
+        if project.auth.jwt:
+            assert response.headers["www-authenticate"] == "Bearer"
+    page = f"/admin/resource/{resource.uri}/index-page"
+    response = api.client.get(page, headers={"Accept": "text/html"})
+    if project.auth.jwt:  # no login page for token clients
+        assert response.status_code == 401
+    else:
+        assert response.status_code == 303
+        assert response.headers["location"].startswith("/admin/login?next=")
+    wrong = {"username": EMAIL, "password": "wrong"}
+    assert api.client.post("/admin/authenticate", json=wrong).status_code == 422
 
 
 def _walk_every_route(api: Api, project: ir.Project) -> None:
@@ -257,3 +304,13 @@ def _walk_every_route(api: Api, project: ir.Project) -> None:
             "data"
         ]
         _check_deletes(api, resource, records)
+
+
+def _check_logout(api: Api, project: ir.Project) -> None:
+    """``DELETE /admin/logout`` ends the session, or revokes the token."""
+    url = crud(project.resources[0])
+    assert api.client.get(url).status_code == 200
+    response = api.client.delete("/admin/logout")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"message": "Logged out."}
+    assert api.client.get(url).status_code == 401

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator import hints, identifiers
+from generator.openapi import load_kernel
 
 
 @pytest.mark.parametrize("name", ["title", "published_on", "a1", "type_name", "x" * 63])
@@ -78,6 +79,7 @@ def test_tag_and_table_names() -> None:
     assert identifiers.table_problem("books") is None
     assert identifiers.table_problem("alembic_version") is not None
     assert identifiers.table_problem("auth_user") is not None
+    assert identifiers.table_problem("panel_users") is not None
 
 
 def test_soft_keywords_do_not_depend_on_the_running_python() -> None:
@@ -116,3 +118,19 @@ def test_listing_hint_stays_on_one_line() -> None:
     assert hint is not None and hint.endswith("more") and len(hint) <= 100
     assert hints.listing_hint("x", []) is None
     assert hints.listing_hint("are", ["A", "B"]) == "are 'A', 'B'"
+
+
+def test_reserved_method_names_are_what_the_kernel_resource_has() -> None:
+    resource = load_kernel().resource.Resource
+    kernel = {
+        name
+        for base in resource.__mro__[:-1]
+        for name in [*vars(base), *base.__annotations__]
+        if not name.startswith("_")
+    }
+    assert kernel == identifiers.RESERVED_METHODS
+    assert identifiers.method_problem("publish") is None
+    assert identifiers.method_problem("url") == (
+        "'url' is a name every resource already has; please choose another name",
+        None,
+    )

@@ -183,6 +183,7 @@ def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
     base = "/admin/resource/task-resource/crud"
     assert found == {
         ("post", "/admin/authenticate"): "authenticate",
+        ("delete", "/admin/logout"): "logout",
         ("get", base): "taskResourceCrudIndex",
         ("post", base): "taskResourceCrudStore",
         ("delete", base): "taskResourceCrudMassDelete",
@@ -234,7 +235,8 @@ def test_each_resource_has_one_tag(library: dict[str, Any]) -> None:
         "Members",
     ]
     for path, _, op in operations(library):
-        expected = "Authentication" if path.endswith("/authenticate") else None
+        auth = path.endswith(("/authenticate", "/logout"))
+        expected = "Authentication" if auth else None
         assert len(op["tags"]) == 1
         assert expected is None or op["tags"] == [expected]
     books = [op for p, _, op in operations(library) if "/book-resource/" in p]
@@ -296,6 +298,14 @@ def test_login_operation(library: dict[str, Any]) -> None:
     assert limited["headers"]["Retry-After"]["schema"] == {"type": "integer"}
     token = schemas(library)["AuthenticateResponse"]
     assert token["required"] == ["token", "token_type", "expires_in"]
+    assert login["responses"]["200"]["headers"]["Cache-Control"]["required"] is True
+
+
+def test_logout_operation_revokes_the_bearer_token(library: dict[str, Any]) -> None:
+    logout = library["paths"]["/admin/logout"]["delete"]
+    assert logout["operationId"] == "logout"
+    assert logout["security"] == [{"bearerAuth": []}]
+    assert sorted(logout["responses"]) == ["200", "401"]
 
 
 # Request bodies
@@ -581,3 +591,24 @@ def test_write_spec_writes_both_files_atomically(tmp_path: Path) -> None:
         "oag.yaml",
         "resources",
     ]
+
+
+def test_session_writes_document_the_csrf_refusal() -> None:
+    doc = build_spec(projects.library(jwt=False))
+    mismatch = doc["components"]["responses"]["CsrfTokenMismatch"]
+    assert resolve(doc, mismatch["content"]["application/json"]["schema"]) == (
+        schemas(doc)["Message"]
+    )
+    for _, method, op in operations(doc):
+        refused = op["responses"].get("403")
+        if method == "get":
+            assert refused is None
+        else:
+            assert refused == {"$ref": "#/components/responses/CsrfTokenMismatch"}
+    assert "X-CSRF-Token" in doc["info"]["description"]
+
+
+def test_bearer_tokens_need_no_csrf_token(library: dict[str, Any]) -> None:
+    assert "CsrfTokenMismatch" not in library["components"]["responses"]
+    for _, _, op in operations(library):
+        assert "403" not in op["responses"]

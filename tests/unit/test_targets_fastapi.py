@@ -53,11 +53,6 @@ def test_copier_data_has_exactly_the_skeleton_keys() -> None:
         "framework": "fastapi",
         "jwt": True,
         "token_ttl": 3600,
-        "docs_title": "Docs",
-        "docs_path": "resources/oag.yaml",
-        "docs_route": "oag.json",
-        "docs_view": "oag::docs",
-        "openapi_version": "3.1.0",
     }
 
 
@@ -74,17 +69,23 @@ def test_plan_lists_every_resource_file_once() -> None:
     assert len(paths) == len(set(paths))
     assert set(paths) == {
         "app/resources/__init__.py",
+        "app/core/oag_config.py",
+        "tests/samples.json",
         "migrations/versions/0001_initial.py",
+        ".github/workflows/panel.yml",
+        ".pre-commit-config.yaml",
         *(f"app/resources/{m}.py" for m in ("author", "book", "member")),
         *(f"app/hooks/{m}.py" for m in ("author", "book", "member")),
         *(f"tests/test_{m}_api.py" for m in ("author", "book", "member")),
+        *(f"tests/test_{m}_pages.py" for m in ("author", "book", "member")),
     }
 
 
-def test_only_hooks_belong_to_the_user() -> None:
+def test_only_hooks_and_ci_config_belong_to_the_user() -> None:
+    written_once = (".github/workflows/panel.yml", ".pre-commit-config.yaml")
     for plan in target.plan_files(projects.library()):
-        expected = "user" if plan.path.startswith("app/hooks/") else "generated"
-        assert plan.owner == expected, plan.path
+        mine = plan.path.startswith("app/hooks/") or plan.path in written_once
+        assert plan.owner == ("user" if mine else "generated"), plan.path
 
 
 def test_every_planned_template_exists() -> None:
@@ -311,9 +312,12 @@ def test_api_test_cases_follow_the_fields() -> None:
         "relation": True,
         "required": True,
         "required_relation": False,
+        "round_trip": True,
     }
     assert 'REQUIRED_MESSAGE = "The Title field is required."' in book["constants"]
     member = emitted_tests.api_test_context(library.resource("Member"), library)
+    # A password to write back, a read-only token: its export cannot import back.
+    assert member["has"]["round_trip"] is False
     assert 'HIDDEN = ("password",)' in member["constants"]
     assert any(
         c.startswith("REQUIRED_MESSAGE = ") and "(and 1 more error)" in c
@@ -331,3 +335,30 @@ def test_uuid_keys_get_a_uuid_for_the_missing_record() -> None:
         "primary_key=True",
         "default=uuid.uuid4",
     ]
+
+
+def test_oag_config_carries_the_manifest_docs_block() -> None:
+    project = replace(
+        projects.library(),
+        title='The "Library"',
+        docs=ir.Docs(title="API", path="spec/api.yaml", openapi_version="3.0.3"),
+    )
+    context = target.oag_config_context(project)
+    assert context["project_title"] == "'The \"Library\"'"
+    assert context["docs_title"] == '"API"'
+    assert context["docs_path"] == '"spec/api.yaml"'
+    assert context["docs_route"] == '"oag.json"'
+    assert context["docs_view"] == '"oag::docs"'
+    assert context["openapi_version"] == '"3.0.3"'
+
+
+def test_samples_create_relation_targets_first() -> None:
+    import json
+
+    samples = json.loads(target.samples_context(projects.library())["samples"])
+    order = [s["resource"] for s in samples]
+    book = next(s for s in samples if s["resource"] == "book-resource")
+    assert order.index("author-resource") < order.index("book-resource")
+    assert book["key"] == "id"
+    assert book["relations"] == {"author": "author-resource"}
+    assert "author" not in book["body"] and book["body"]["title"]

@@ -83,6 +83,7 @@ def _rendered(project: ir.Project) -> dict[str, str]:
     return {
         plan.path: env.get_template(plan.template).render(**plan.context)
         for plan in target.plan_files(project)
+        if plan.path.endswith(".py")
     }
 
 

@@ -1,52 +1,59 @@
-"""Password hashing with the standard library's scrypt.
+"""Password hashing with Argon2id (argon2-cffi), at OWASP's recommended cost.
 
-Hashes read ``scrypt$<n>$<r>$<p>$<salt>$<digest>`` (base64 salt and digest), so the cost
-can be raised later without breaking the hashes already stored.
+Hashes read ``$argon2id$v=19$m=19456,t=2,p=1$<salt>$<digest>``: they carry their own
+parameters, so the cost can be raised later; ``needs_rehash`` tells which stored hashes
+are weaker than today's.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import secrets
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
 
-_N, _R, _P = 2**14, 8, 1
-_SALT_BYTES = 16
-_DIGEST_BYTES = 32
-_MAX_MEMORY = 64 * 1024 * 1024
+# Django's cap (CVE-2013-1443): hashing megabytes of "password" is a denial of service.
+MAX_PASSWORD_BYTES = 4096
+
+_HASHER = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
+# Checked when no user has the login name, so a miss costs what a wrong password costs.
+_DECOY = (
+    "$argon2id$v=19$m=19456,t=2,p=1$rcu9ck1c2d01pILCzElLRg"
+    "$zjLBKVCIb42hPc7pA/CmfQAyizXDEFBAZjUfdjjeq50"
+)
 
 
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(
-        password.encode(),
-        salt=salt,
-        n=n,
-        r=r,
-        p=p,
-        maxmem=_MAX_MEMORY,
-        dklen=_DIGEST_BYTES,
-    )
+class PasswordTooLong(ValueError):
+    """The password is over ``MAX_PASSWORD_BYTES`` in UTF-8."""
+
+
+def is_too_long(password: str) -> bool:
+    """Whether ``password`` is over the length the panel hashes."""
+    return len(password.encode("utf-8", "surrogatepass")) > MAX_PASSWORD_BYTES
 
 
 def hash_password(password: str) -> str:
-    """A salted scrypt hash of ``password``, ready to store."""
-    salt = secrets.token_bytes(_SALT_BYTES)
-    digest = _scrypt(password, salt, _N, _R, _P)
-    encoded = [base64.b64encode(part).decode() for part in (salt, digest)]
-    return "$".join(["scrypt", str(_N), str(_R), str(_P), *encoded])
+    """A salted Argon2id hash of ``password``, ready to store."""
+    if is_too_long(password):
+        raise PasswordTooLong(f"passwords are at most {MAX_PASSWORD_BYTES} bytes")
+    return _HASHER.hash(password)
 
 
-def verify_password(password: str, stored: str) -> bool:
-    """Whether ``password`` matches ``stored``; a malformed hash never matches."""
-    try:
-        scheme, n, r, p, salt, digest = stored.split("$")
-        if scheme != "scrypt":
-            return False
-        expected = base64.b64decode(digest, validate=True)
-        actual = _scrypt(
-            password, base64.b64decode(salt, validate=True), *map(int, (n, r, p))
-        )
-    except (ValueError, TypeError, MemoryError):
+def verify_password(password: str, stored: str | None) -> bool:
+    """Whether ``password`` matches ``stored``; a malformed hash never matches.
+
+    Without a stored hash the password is checked against a decoy, so the answer takes
+    as long as for a real user.
+    """
+    if is_too_long(password):
         return False
-    return hmac.compare_digest(actual, expected)
+    try:
+        return _HASHER.verify(stored or _DECOY, password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether ``stored`` was made with weaker parameters than today's."""
+    try:
+        return _HASHER.check_needs_rehash(stored)
+    except (InvalidHashError, ValueError):
+        return True

@@ -2,13 +2,15 @@
 
 ::
 
-    PanelError                 .status_code, .message
+    PanelError                 .status_code, .message, .headers
+    ├── Unauthenticated        401: nobody (valid) is logged in
     ├── NotAcceptable          406: the client does not accept JSON
     ├── NotFound               404: unknown resource or record
     ├── Conflict               409: other records still refer to this one
     ├── PayloadTooLarge        413
     ├── UnsupportedMediaType   415: neither JSON nor a urlencoded form
-    └── InvalidInput           422: .errors maps a field (or parameter) to its messages
+    ├── InvalidInput           422: .errors maps a field (or parameter) to its messages
+    └── TooManyRequests        429: too many failed logins; retry after .retry_after s
 """
 
 from __future__ import annotations
@@ -29,10 +31,21 @@ class PanelError(Exception):
     """An error answered with ``{"message": ...}`` and its status code."""
 
     status_code = 400
+    headers: dict[str, str] | None = None
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class Unauthenticated(PanelError):
+    """No user is logged in; ``headers`` go with the 401 (``WWW-Authenticate``)."""
+
+    status_code = 401
+
+    def __init__(self, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__("Unauthenticated.")
+        self.headers = dict(headers or {})
 
 
 class NotAcceptable(PanelError):
@@ -75,6 +88,19 @@ class InvalidInput(PanelError):
         super().__init__(summarize(self.errors))
 
 
+class TooManyRequests(PanelError):
+    """Too many failed logins; ``Retry-After`` says how many seconds to wait."""
+
+    status_code = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"Too many login attempts. Please try again in {retry_after} seconds."
+        )
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
+
+
 def summarize(errors: Mapping[str, Sequence[str]]) -> str:
     """The first message, plus how many others there are: "… (and 2 more errors)"."""
     messages = [message for group in errors.values() for message in group]
@@ -91,7 +117,7 @@ async def _panel_error(_request: Request, exc: PanelError) -> Response:
     body: dict[str, object] = {"message": exc.message}
     if isinstance(exc, InvalidInput):
         body["errors"] = exc.errors
-    return json_response(body, status_code=exc.status_code)
+    return json_response(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:

@@ -1,4 +1,4 @@
-"""The command line: ``python -m app serve`` and ``python -m app migrate``."""
+"""The command line: ``python -m app serve``, ``migrate``, ``jwt:secret``…"""
 
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def _configuration_error() -> str | None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.core.config import ConfigurationError, get_settings
+    from app.panel.stack import check_settings
+
+    try:
+        check_settings(get_settings())
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload)
     return 0
 
@@ -57,10 +65,64 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _oag_generate(args: argparse.Namespace) -> int:
+    del args
+    from app.core.config import PROJECT_DIR, get_settings
+    from app.oag.spec import generate_files
+    from app.panel.core.oag import DOCS_PATH
+    from app.panel.core.resource import DeclarationError
+
+    try:
+        written = generate_files(get_settings())
+    except (DeclarationError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        shown = (
+            path.relative_to(PROJECT_DIR) if path.is_relative_to(PROJECT_DIR) else path
+        )
+        print(f"wrote {shown}")
+    print(f"Documentation - {DOCS_PATH}")
+    return 0
+
+
+def _jwt_secret(args: argparse.Namespace) -> int:
+    del args
+    from app.core.tokens import make_secret
+
+    print(make_secret())
+    return 0
+
+
+def _create_user(args: argparse.Namespace) -> int:
+    from app.core.user_command import create_user_command
+
+    return create_user_command(
+        args.email, name=args.name, password_stdin=args.password_stdin
+    )
+
+
+def _add_create_user(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    user = commands.add_parser(
+        "create-user",
+        help="add a user who may log into the panel (asks for the password)",
+    )
+    user.add_argument("email", help="the login name")
+    user.add_argument("--name", default="", help="shown in the panel")
+    user.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from standard input instead of asking",
+    )
+    user.set_defaults(handler=_create_user)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m app",
-        description="Serve the admin panel, or migrate its database.",
+        description="Serve the admin panel, migrate its database, or write its spec.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
@@ -80,6 +142,23 @@ def _parser() -> argparse.ArgumentParser:
         "--revision", default="head", help="target revision (default: %(default)s)"
     )
     migrate.set_defaults(handler=_migrate)
+
+    oag = commands.add_parser(
+        "oag:generate",
+        help="write the OpenAPI spec (OAG_PATH and its .json twin) from the resources",
+        description=(
+            "Build the OpenAPI document from the resources as they are in the code "
+            "(app.resources.RESOURCES) and write it as YAML to OAG_PATH "
+            "(resources/oag.yaml unless configured otherwise) and as JSON beside it."
+        ),
+    )
+    oag.set_defaults(handler=_oag_generate)
+    _add_create_user(commands)
+    secret = commands.add_parser(
+        "jwt:secret",
+        help="print a new JWT_SECRET (32 random bytes, base64)",
+    )
+    secret.set_defaults(handler=_jwt_secret)
     return parser
 
 

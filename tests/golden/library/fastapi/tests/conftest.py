@@ -1,6 +1,11 @@
-"""Fixtures: the app on a database migrated with Alembic, and a JSON client for it.
+"""Fixtures: the app on a database migrated with Alembic, a user, and clients for it.
 
-Tests run on a temporary SQLite file. Set TEST_DATABASE_URL to run them on another
+The app logs in the way the project is configured (sessions or JWT); a test module
+marked ``panel_auth("session")`` or ``panel_auth("jwt")`` gets that way instead.
+``client`` is a logged-in JSON client (session cookie plus ``X-CSRF-Token``, or a
+bearer token), as API clients are; ``browser`` is logged in through the login form, as
+people are (sessions only); ``anonymous`` is nobody. Tests run on a temporary SQLite
+file. Set TEST_DATABASE_URL to run them on another
 database instead (say PostgreSQL): they migrate it, empty its tables after each test,
 and migrate it back down at the end, so never point it at data you want to keep.
 """
@@ -15,10 +20,23 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from app.core.config import Settings
+from app.core.config import JWT_PANEL, SESSION_PANEL, Settings
 from app.core.migrations import downgrade, upgrade
 from app.core.models import Base
+from app.core.users import User, create_user
 from app.main import create_app
+from tests.helpers import EMAIL, PASSWORD, authorize, log_in_with_form
+
+SECRET_KEY = "tests-only-secret-key-never-use-it-elsewhere"
+# 32 bytes, base64: tests only.
+JWT_SECRET = "dGVzdHMtb25seSBqd3Qgc2VjcmV0LCAzMiBieXRlcyE="
+PANELS = {"session": SESSION_PANEL, "jwt": JWT_PANEL}
+
+
+def _settings(database_url: str, **changes: object) -> Settings:
+    """Settings for the tests' apps: the test database and test-only secrets."""
+    values = {"secret_key": SECRET_KEY, "jwt_secret": JWT_SECRET, **changes}
+    return Settings(database_url=database_url, **values)
 
 
 @pytest.fixture(scope="session")
@@ -33,18 +51,42 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[FastAPI]:
+def app(database_url: str, request: pytest.FixtureRequest) -> Iterator[FastAPI]:
     """The application on the test database, emptied again after the test."""
-    application = create_app(Settings(database_url=database_url))
+    marker = request.node.get_closest_marker("panel_auth")
+    changes = {"panel": PANELS[marker.args[0]]} if marker else {}
+    application = create_app(_settings(database_url, **changes))
     yield application
     _empty(application.state.engine)
     application.state.engine.dispose()
 
 
 @pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    """A client asking for JSON, as API clients do."""
+def user(app: FastAPI) -> User:
+    """A panel user (EMAIL, PASSWORD)."""
+    return create_user(app.state.engine, email=EMAIL, password=PASSWORD, name="Ada")
+
+
+@pytest.fixture
+def anonymous(app: FastAPI) -> Iterator[TestClient]:
+    """A JSON client nobody logged in with."""
     with TestClient(app, headers={"Accept": "application/json"}) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def client(app: FastAPI, user: User) -> Iterator[TestClient]:
+    """A JSON client logged in as ``user``: CSRF token or bearer token on each request."""
+    with TestClient(app, headers={"Accept": "application/json"}) as test_client:
+        authorize(test_client, user.email, PASSWORD)
+        yield test_client
+
+
+@pytest.fixture
+def browser(app: FastAPI, user: User) -> Iterator[TestClient]:
+    """A client logged in through the login form, reading pages as a browser does."""
+    with TestClient(app, headers={"Accept": "text/html"}) as test_client:
+        log_in_with_form(test_client, user.email, PASSWORD)
         yield test_client
 
 

@@ -1,11 +1,73 @@
-"""Helpers shared by the API tests."""
+"""Helpers shared by the API and page tests."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+
+from app.main import create_app
+
+EMAIL = "ada@example.com"
+PASSWORD = "correct horse battery staple"
+_META_TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]*)">')
+
+
+def log_in(client: TestClient, email: str, password: str) -> str:
+    """Log in as a JSON client does; returns the session's CSRF token."""
+    response = client.post(
+        "/admin/authenticate",
+        json={"username": email, "password": password},
+        headers={"Accept": "application/json"},
+    )
+    assert response.status_code == 200, response.text
+    token: str = response.json()["csrf_token"]
+    return token
+
+
+def authorize(client: TestClient, email: str, password: str) -> None:
+    """Log in as a JSON client does, then send on every request what the login gave.
+
+    That is the session's CSRF token (the session cookie goes by itself), or with JWT
+    the bearer token.
+    """
+    response = client.post(
+        "/admin/authenticate",
+        json={"username": email, "password": password},
+        headers={"Accept": "application/json"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    if "token" in body:
+        client.headers["Authorization"] = f"Bearer {body['token']}"
+    else:
+        client.headers["X-CSRF-Token"] = body["csrf_token"]
+
+
+def app_with(app: FastAPI, **changes: Any) -> FastAPI:
+    """Another app on the same database, with some settings changed."""
+    return create_app(app.state.settings.model_copy(update=changes))
+
+
+def page_token(client: TestClient, url: str = "/admin") -> str:
+    """The CSRF token a page carries in its ``<meta name="csrf-token">``."""
+    page = client.get(url, headers={"Accept": "text/html"})
+    found = _META_TOKEN.search(page.text)
+    assert found, page.text
+    return found.group(1)
+
+
+def log_in_with_form(client: TestClient, email: str, password: str) -> None:
+    """Log in through the login page's form, as a person does."""
+    token = page_token(client, "/admin/login")
+    form = {"username": email, "password": password, "_token": token}
+    response = client.post("/admin/authenticate", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
 
 
 def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -37,3 +99,10 @@ def _form_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return "" if value is None else str(value)
+
+
+def csv_without(text: str, column: str) -> list[list[str]]:
+    """The rows of a CSV export, header included, without ``column``."""
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    position = rows[0].index(column)
+    return [row[:position] + row[position + 1 :] for row in rows]

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers import assert_record, create, form_body
+from tests.helpers import assert_record, create, csv_without, form_body
 
 URI = "book-resource"
 URL = "/admin/resource/book-resource/crud"
+HANDLER = "/admin/resource/book-resource/handler"
 FORM_PAGE = "/admin/resource/book-resource/form-page"
 LABEL = "Book"
 KEY = "id"
@@ -268,6 +269,20 @@ def test_mass_delete_with_a_json_body(
     response = client.request("DELETE", URL, json={"ids": [key]})
     assert response.status_code == 200
     assert response.json()["deleted"] == 1
+
+
+def test_a_csv_export_imports_back_unchanged(
+    client: TestClient, payload: dict[str, Any]
+) -> None:
+    keys = [create(client, URI, payload)[KEY] for _ in range(2)]
+    exported = client.get(f"{HANDLER}/export", params={"sort": KEY}).text
+    assert client.request("DELETE", URL, json={"ids": keys}).status_code == 200
+    headers = {"Content-Type": "text/csv"}
+    response = client.post(f"{HANDLER}/import", content=exported, headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.json()["created"] == 2
+    again = client.get(f"{HANDLER}/export", params={"sort": KEY}).text
+    assert csv_without(again, KEY) == csv_without(exported, KEY)
 
 
 def test_mass_delete_without_ids_is_422(client: TestClient) -> None:

@@ -11,6 +11,7 @@ from tests.helpers import assert_record, create, form_body
 
 URI = "member-resource"
 URL = "/admin/resource/member-resource/crud"
+HANDLER = "/admin/resource/member-resource/handler"
 FORM_PAGE = "/admin/resource/member-resource/form-page"
 LABEL = "Member"
 KEY = "id"

@@ -6,25 +6,39 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
 from app.core.config import Settings, get_settings
 from app.core.db import create_db_engine
+from app.oag.routes import install_docs
+from app.pages import PAGES
+from app.panel.actions import router as actions_router
+from app.panel.core.current import Site
+from app.panel.core.pages import Page
 from app.panel.core.resource import Resource
 from app.panel.errors import install_error_handlers
+from app.panel.login import router as login_router
+from app.panel.pages import install_page_errors
+from app.panel.pages import router as pages_router
 from app.panel.registry import Registry
 from app.panel.routes import router as panel_router
+from app.panel.stack import check_settings, configure_auth, panel_middleware
+from app.panel.templating import STATIC_DIR, STATIC_URL
 from app.panel.urls import PREFIX
 from app.resources import RESOURCES
 
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    check_settings(app.state.settings)  # refuse to start without the secrets needed
     yield
     app.state.engine.dispose()
 
 
 def create_app(
-    settings: Settings | None = None, resources: Iterable[type[Resource]] = RESOURCES
+    settings: Settings | None = None,
+    resources: Iterable[type[Resource]] = RESOURCES,
+    pages: Iterable[type[Page]] = PAGES,
 ) -> FastAPI:
     """A new application for ``settings`` (default: from the environment)."""
     settings = settings or get_settings()
@@ -34,16 +48,26 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
         lifespan=_lifespan,
+        middleware=panel_middleware(settings),
     )
     app.state.settings = settings
+    configure_auth(app, settings)
     app.state.engine = create_db_engine(settings.database_url)
     app.state.registry = Registry(
         resources,
         max_per_page=settings.max_per_page,
         max_ids=settings.max_mass_delete,
     )
+    app.state.site = Site((p.resource for p in app.state.registry), pages)
     app.include_router(panel_router, prefix=PREFIX)
+    app.include_router(actions_router, prefix=PREFIX)
+    app.include_router(login_router, prefix=PREFIX)
+    install_docs(app, settings)
+    # Last: "/resource/{resourceUri}/{pageUri}" would also match the routes above.
+    app.include_router(pages_router, prefix=PREFIX)
+    app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
+    install_page_errors(app)
     return app
 
 

@@ -16,11 +16,14 @@ def test_an_unknown_resource_is_404(client: TestClient) -> None:
     assert response.json() == {"message": "Resource not found"}
 
 
-def test_routes_answer_406_unless_the_client_accepts_json(client: TestClient) -> None:
+def test_browsers_are_sent_to_the_pages(client: TestClient) -> None:
     for accept in ("text/html", "*/*", ""):
-        response = client.get(URL, headers={"Accept": accept})
-        assert response.status_code == 406
-        assert "message" in response.json()
+        response = client.get(
+            f"{URL}?sort=-id", headers={"Accept": accept}, follow_redirects=False
+        )
+        assert response.status_code == 303
+        page = f"/admin/resource/{RESOURCES[0].uri}/index-page?sort=-id"
+        assert response.headers["location"] == page
     vendor_json = client.get(URL, headers={"Accept": "application/vnd.api+json"})
     assert vendor_json.status_code == 200
 

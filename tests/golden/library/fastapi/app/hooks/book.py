@@ -4,7 +4,9 @@ panelforge writes this file once and never overwrites it. The generated declarat
 it extends lives in app/resources/book.py (regenerated from the manifest).
 
 Override class attributes such as ``title``, ``search``, ``query_tags``, ``per_page``
-or ``default_sort``, or implement the manifest's methods below.
+or ``default_sort``, or implement the manifest's methods below. Every resource has URL
+helpers (``self.form_page_url(key)``…) and current-page checks
+(``self.is_now_on_form()``…): see the README.
 """
 
 from __future__ import annotations
@@ -20,5 +22,13 @@ class BookResource(GeneratedBookResource):
     """Book records in the panel."""
 
     async def publish(self, request: Request) -> dict[str, Any]:
-        """Run the ``publish`` method of the manifest."""
-        return {"message": "publish is not implemented yet"}
+        """``POST /admin/method/<page>/book-resource?method=publish``.
+
+        Answer ``{"message": ..., "messageType": "success"}`` ("error", "info" and
+        "warning" work too; success is the default), or return a ``Response``.
+        Raise ``ValueError`` to answer 422 with its message.
+        """
+        return {
+            "message": "publish is not implemented yet.",
+            "messageType": "info",
+        }

@@ -4,7 +4,9 @@ panelforge writes this file once and never overwrites it. The generated declarat
 it extends lives in app/resources/member.py (regenerated from the manifest).
 
 Override class attributes such as ``title``, ``search``, ``query_tags``, ``per_page``
-or ``default_sort``, or implement the manifest's methods below.
+or ``default_sort``, or implement the manifest's methods below. Every resource has URL
+helpers (``self.form_page_url(key)``…) and current-page checks
+(``self.is_now_on_form()``…): see the README.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The generic CRUD routes: one router serves every registered resource, in JSON.
+"""The generic CRUD routes: one router serves every registered resource.
 
 Each endpoint validates on the event loop, then does all of its database work in one
-threadpool hop (a unit of work of the resource's store).
+threadpool hop (a unit of work of the resource's store). Clients that accept JSON get
+JSON; browsers are sent to the pages (a 303 after each change, with a flash message).
 """
 
 from __future__ import annotations
@@ -14,26 +15,26 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 
+from .accept import wants_json
 from .bodies import read_body
-from .errors import NotAcceptable
+from .guards import PANEL_GUARDS
 from .pagination import PageUrls, paginator
+from .redirects import back, see_other
 from .registry import PanelResource, Registry
 from .responses import deleted_response, json_response, saved_response
-from .urls import CRUD, form_page_url, record_url
+from .urls import CRUD, form_page_url, page_url, record_url
+from .validation import Body
 
 
 async def panel_resource(request: Request) -> PanelResource:
-    """The resource named in the path; the client must accept JSON."""
-    accept = request.headers.get("accept", "").lower()
-    if "application/json" not in accept and "+json" not in accept:
-        raise NotAcceptable("This URL serves JSON: send Accept: application/json.")
+    """The resource named in the path."""
     registry: Registry = request.app.state.registry
     return registry.get(request.path_params["resourceUri"])
 
 
 Panel = Annotated[PanelResource, Depends(panel_resource)]
 
-router = APIRouter(prefix=CRUD)
+router = APIRouter(prefix=CRUD, dependencies=PANEL_GUARDS)
 
 
 def _engine(request: Request) -> Engine:
@@ -52,12 +53,17 @@ async def mass_delete(request: Request, panel: Panel) -> Response:
     body = await read_body(request, _settings(request).max_body_size)
     keys = panel.inputs.ids(body, request.query_params.multi_items())
     deleted = await run_in_threadpool(panel.store.delete_many, _engine(request), keys)
+    if not wants_json(request):
+        noun = "record" if deleted == 1 else "records"
+        return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
     return deleted_response(deleted)
 
 
 @router.get("", name="crud.index")
 async def index(request: Request, panel: Panel) -> Response:
     """List records: paginated, sorted, filtered and searched."""
+    if not wants_json(request):
+        return see_other(page_url(panel.uri, "index-page", query=request.url.query))
     params = request.query_params.multi_items()
     query = panel.list_query(params)
     items, total = await run_in_threadpool(
@@ -77,6 +83,8 @@ async def store(request: Request, panel: Panel) -> Response:
     values = panel.inputs.for_create(body)
     record = await run_in_threadpool(panel.store.create, _engine(request), values)
     key = record[panel.resource.key_name()]
+    if not wants_json(request):
+        return back(request, _index_page(panel), "Saved.")
     return saved_response(
         record,
         redirect=form_page_url(panel.uri, key),
@@ -89,6 +97,8 @@ async def store(request: Request, panel: Panel) -> Response:
 async def show(request: Request, panel: Panel) -> Response:
     """Show one record."""
     key = panel.key(request.path_params["resourceItem"])
+    if not wants_json(request):
+        return see_other(page_url(panel.uri, "detail-page", key))
     record = await run_in_threadpool(panel.store.fetch, _engine(request), key)
     return json_response(record)
 
@@ -98,8 +108,10 @@ async def update(request: Request, panel: Panel) -> Response:
     """Change a record; fields absent from the body stay as they are."""
     key = panel.key(request.path_params["resourceItem"])
     body = await read_body(request, _settings(request).max_body_size)
-    values = panel.inputs.for_update(body)
+    values = panel.inputs.for_update(_without_blank_secrets(panel, body))
     record = await run_in_threadpool(panel.store.update, _engine(request), key, values)
+    if not wants_json(request):
+        return back(request, _index_page(panel), "Saved.")
     return saved_response(record, redirect=form_page_url(panel.uri, key))
 
 
@@ -108,4 +120,18 @@ async def destroy(request: Request, panel: Panel) -> Response:
     """Delete a record."""
     key = panel.key(request.path_params["resourceItem"])
     await run_in_threadpool(panel.store.delete, _engine(request), key)
+    if not wants_json(request):
+        return back(request, _index_page(panel), "Deleted.")
     return deleted_response()
+
+
+def _index_page(panel: PanelResource) -> str:
+    return page_url(panel.uri, "index-page")
+
+
+def _without_blank_secrets(panel: PanelResource, body: Body) -> Body:
+    """A form's blank password fields mean "unchanged" (browsers never refill them)."""
+    if isinstance(body, bytes):
+        return body
+    secrets = {f.name for f in panel.resource.writable_fields if f.write_only}
+    return [(name, value) for name, value in body if value or name not in secrets]

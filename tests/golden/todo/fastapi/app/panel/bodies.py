@@ -24,11 +24,18 @@ async def read_body(request: Request, limit: int) -> Body:
     )
 
 
+async def read_raw(request: Request, limit: int) -> bytes:
+    """The body as it came, whatever its type; refused with 413 over ``limit`` bytes."""
+    return await _read_limited(request, limit)
+
+
 def _form_pairs(raw: bytes) -> list[tuple[str, str]]:
     try:
-        return parse_qsl(raw.decode(), keep_blank_values=True)
+        pairs = parse_qsl(raw.decode(), keep_blank_values=True)
     except UnicodeDecodeError:
         raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
+    # "_token", "_method", "_redirect": the form's own fields, never a record's.
+    return [(name, value) for name, value in pairs if not name.startswith("_")]
 
 
 async def _read_limited(request: Request, limit: int) -> bytes:

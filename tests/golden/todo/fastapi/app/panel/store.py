@@ -37,6 +37,7 @@ from .core import fields as kernel
 from .core.query import ListQuery, coerce_value, to_utc
 from .core.resource import Resource
 from .errors import Conflict, InvalidInput, NotFound
+from .store_bulk import BulkMethods
 
 Record = dict[str, Any]
 # String formats not stored as text: searching them compares their text form.
@@ -52,7 +53,7 @@ class Relation:
     exists: Select[Any]
 
 
-class Store:
+class Store(BulkMethods):
     """Reads and writes the table of one resource."""
 
     def __init__(

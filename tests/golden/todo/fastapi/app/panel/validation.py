@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -24,6 +25,8 @@ from pydantic import (
 )
 from pydantic import Field as Constraint
 from pydantic_core import ErrorDetails, PydanticCustomError
+
+from app.core.passwords import MAX_PASSWORD_BYTES, is_too_long
 
 from .core import fields as kernel
 from .core.query import INT64_MAX, INT64_MIN, parse_value
@@ -69,6 +72,14 @@ def _url(value: str) -> str:
     return value
 
 
+def _hashable(value: str) -> str:
+    if is_too_long(value):
+        raise PydanticCustomError(
+            "password_too_long", f"longer than {MAX_PASSWORD_BYTES} bytes"
+        )
+    return value
+
+
 def _one_of(options: tuple[Any, ...]) -> AfterValidator:
     allowed = frozenset(options)
 
@@ -89,6 +100,8 @@ def _string_type(field: TextField) -> Any:
         checks.append(AfterValidator(_email))
     elif isinstance(field, kernel.Url):
         checks.append(AfterValidator(_url))
+    elif isinstance(field, kernel.Password):
+        checks.append(AfterValidator(_hashable))
     return Annotated[str, limits, *checks]
 
 
@@ -155,8 +168,13 @@ class Inputs:
         )
         self._labels = {f.name: f.label for f in resource.fields}
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
-        # In a form, an empty non-text input means "no value".
-        self._blank_is_null = frozenset(f.name for f in writable if not _is_text(f))
+        # In a form, an empty non-text input means "no value"; so does an empty
+        # e-mail address or URL, which can never be valid.
+        self._blank_is_null = frozenset(
+            f.name
+            for f in writable
+            if not _is_text(f) or isinstance(f, kernel.Email | kernel.Url)
+        )
 
     def for_create(self, body: Body) -> dict[str, Any]:
         """The values of a new record: declared, writable and valid."""
@@ -165,6 +183,15 @@ class Inputs:
     def for_update(self, body: Body) -> dict[str, Any]:
         """The values to change: only the fields the body names."""
         return self._validate(self._update, body)
+
+    def from_text(self, values: Mapping[str, Any], *, create: bool) -> dict[str, Any]:
+        """A record's values from text cells (a CSV import row), checked as forms are."""
+        model = self._create if create else self._update
+        try:
+            parsed = model.model_validate(dict(values))
+        except ValidationError as exc:
+            raise InvalidInput(self.messages(exc.errors())) from None
+        return parsed.model_dump(by_alias=True, exclude_unset=True)
 
     def ids(self, body: Body, query: list[tuple[str, str]]) -> list[Any]:
         """The keys to delete: ``{"ids": [...]}``, else ``ids[]`` (form or query)."""

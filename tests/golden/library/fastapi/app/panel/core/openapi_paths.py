@@ -24,6 +24,7 @@ JSON_ONLY = (
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ERRORS = {
     "401": "Unauthorized",
+    "403": "CsrfTokenMismatch",
     "404": "NotFound",
     "406": "NotAcceptable",
     "409": "Conflict",
@@ -63,6 +64,11 @@ class ResourceContext:
     jwt: bool
     max_per_page: int | None = None  # the app-wide cap, if lower than the resource's
     max_ids: int = MASS_DELETE_LIMIT
+
+    @property
+    def csrf_errors(self) -> tuple[str, ...]:
+        """With session logins (no JWT) a write needs the CSRF token: 403 without."""
+        return () if self.jwt else ("403",)
 
 
 def content(schema_name: str) -> Doc:
@@ -197,7 +203,7 @@ def _list_operation(ctx: ResourceContext) -> Doc:
 def _store_operation(ctx: ResourceContext) -> Doc:
     location = header("URL of the new record.", "string")
     created = reply("Created.", f"{ctx.model}SaveResponse", Location=location)
-    responses = by_status({"201": created}, *_BODY_ERRORS)
+    responses = by_status({"201": created}, *_BODY_ERRORS, *ctx.csrf_errors)
     body = _body(f"{ctx.model}Create")
     return _operation(
         ctx, "crud.store", "create", requestBody=body, responses=responses
@@ -214,7 +220,7 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
     text = "Keys of the records to delete: `?ids[]=1&ids[]=2`."
     param = _query("ids[]", text, ids, required=True, style="form", explode=True)
     deleted = reply("Deleted.", "MassDeleteResponse")
-    responses = by_status({"200": deleted}, "409", *_BODY_ERRORS)
+    responses = by_status({"200": deleted}, "409", *_BODY_ERRORS, *ctx.csrf_errors)
     return _operation(
         ctx, "crud.massDelete", "delete many", parameters=[param], responses=responses
     )
@@ -228,14 +234,15 @@ def _show_operation(ctx: ResourceContext) -> Doc:
 
 def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
     saved = reply("Saved.", f"{ctx.model}SaveResponse")
-    responses = by_status({"200": saved}, "404", *_BODY_ERRORS)
+    responses = by_status({"200": saved}, "404", *_BODY_ERRORS, *ctx.csrf_errors)
     body = _body(f"{ctx.model}Update")
     return _operation(ctx, route, summary, requestBody=body, responses=responses)
 
 
 def _destroy_operation(ctx: ResourceContext) -> Doc:
     deleted = reply("Deleted.", "DeleteResponse")
-    responses = by_status({"200": deleted}, "401", "404", "406", "409")
+    errors = ("401", "404", "406", "409", *ctx.csrf_errors)
+    responses = by_status({"200": deleted}, *errors)
     return _operation(ctx, "crud.destroy", "delete", responses=responses)
 
 

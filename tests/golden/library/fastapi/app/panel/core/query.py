@@ -187,7 +187,25 @@ def _parse_filters(
             errors[key] = [f"'{name}' is not a filterable field."]
             continue
         try:
-            parsed.append((name, parse_value(resource.field_map[name], text)))
+            value = parse_value(resource.field_map[name], text)
+            _check_range(resource.field_map[name], value)
         except ValueError as exc:
             errors[key] = [f"The {key} value {exc}."]
+            continue
+        parsed.append((name, value))
     return tuple(parsed)
+
+
+def _check_range(field: Field, value: Any) -> None:
+    """Refuse a filter value outside the field's declared range.
+
+    No stored value can lie there, and the column may be narrower than 64 bits (an
+    integer field whose bounds fit 32 bits is stored as a 32-bit column), so passing
+    such a value to the database would fail instead of matching nothing.
+    """
+    minimum = getattr(field, "minimum", None)
+    maximum = getattr(field, "maximum", None)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"must be at most {maximum}")

@@ -76,11 +76,17 @@ def _shared_responses(*, jwt: bool) -> Doc:
             "Message",
             **{"Retry-After": header("Seconds to wait.", "integer")},
         )
+    else:
+        responses["CsrfTokenMismatch"] = reply(
+            "The X-CSRF-Token header is missing or does not match the session's.",
+            "Message",
+        )
     return responses
 
 
 def _authenticate_path() -> Doc:
-    token = reply("Logged in.", "AuthenticateResponse")
+    no_store = header("`no-store`: keep the token out of caches.", "string")
+    token = reply("Logged in.", "AuthenticateResponse", **{"Cache-Control": no_store})
     login = {
         "tags": [AUTH_TAG],
         "summary": "Log in",
@@ -93,10 +99,35 @@ def _authenticate_path() -> Doc:
     return {"post": login}
 
 
+def _logout_path() -> Doc:
+    logout = {
+        "tags": [AUTH_TAG],
+        "summary": "Log out",
+        "description": "Revokes the bearer token sent: it is refused from then on.",
+        "operationId": "logout",
+        "security": [{SECURITY_SCHEME: []}],
+        "responses": by_status({"200": reply("Logged out.", "Message")}, "401"),
+    }
+    return {"delete": logout}
+
+
+def _auth_paths(prefix: str) -> Doc:
+    return {
+        f"{prefix}/authenticate": _authenticate_path(),
+        f"{prefix}/logout": _logout_path(),
+    }
+
+
 def _info(title: str, version: str, *, jwt: bool, prefix: str) -> Doc:
     text = f"The JSON API of the panel. {JSON_ONLY}"
     if jwt:
         text += f" Log in with `POST {prefix}/authenticate` to get a bearer token."
+    else:
+        text += (
+            f" Log in at `{prefix}/login` first: requests carry the session cookie, "
+            "and those that change data the `X-CSRF-Token` header with the token of "
+            "the session (a panel page's `csrf-token` meta tag)."
+        )
     return {"title": title, "description": text, "version": version}
 
 
@@ -137,7 +168,7 @@ def build_openapi(
     prefix = prefix.rstrip("/")
     tags = [AUTH_TAG] if jwt else []
     schema_groups = [schemas.shared_schemas(v30=v30, jwt=jwt)]
-    path_groups = [{f"{prefix}/authenticate": _authenticate_path()}] if jwt else []
+    path_groups = [_auth_paths(prefix)] if jwt else []
     for resource in resources:
         model = schemas.model_name(resource)
         ctx = ResourceContext(resource, model, v30, jwt, max_per_page, max_ids)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .fields import Field
+from .navigation import Navigation
 
 
 class DeclarationError(TypeError):
@@ -27,7 +28,7 @@ class QueryTag:
     filter: Mapping[str, Any] = field(default_factory=dict)
 
 
-class Resource:
+class Resource(Navigation):
     """Base class of resources: set the class attributes, the panel does the rest."""
 
     uri: ClassVar[str] = ""

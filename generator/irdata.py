@@ -1,0 +1,84 @@
+"""The intermediate model as plain JSON data, and back: what the state file records.
+
+A field's ``default`` key is present only when the manifest gave one (``null`` is a
+legitimate default); tuples become lists. The round trip is the identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from typing import Any
+
+from . import ir
+
+
+def project_to_data(project: ir.Project) -> dict[str, Any]:
+    """``project`` as JSON-serialisable data, keys in a stable order."""
+    return {
+        "name": project.name,
+        "title": project.title,
+        "framework": project.framework,
+        "manifest_name": project.manifest_name,
+        "auth": asdict(project.auth),
+        "docs": asdict(project.docs),
+        "resources": [_resource_to_data(r) for r in project.resources],
+    }
+
+
+def project_from_data(data: dict[str, Any]) -> ir.Project:
+    """The project recorded by :func:`project_to_data`."""
+    return ir.Project(
+        name=data["name"],
+        title=data["title"],
+        framework=data["framework"],
+        manifest_name=data["manifest_name"],
+        auth=ir.Auth(**data["auth"]),
+        docs=ir.Docs(**data["docs"]),
+        resources=tuple(_resource_from_data(r) for r in data["resources"]),
+    )
+
+
+def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        f.name: _plain(getattr(resource, f.name)) for f in fields(resource)
+    }
+    data["fields"] = [_field_to_data(f) for f in resource.fields]
+    data["query_tags"] = [
+        {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
+        for t in resource.query_tags
+    ]
+    return data
+
+
+def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
+    values = dict(data)
+    values["fields"] = tuple(_field_from_data(f) for f in data["fields"])
+    values["query_tags"] = tuple(
+        ir.QueryTag(t["uri"], t["label"], tuple(tuple(p) for p in t["filter"]))
+        for t in data["query_tags"]
+    )
+    values["search"] = tuple(data["search"])
+    values["methods"] = tuple(data["methods"])
+    return ir.Resource(**values)
+
+
+def _field_to_data(field: ir.Field) -> dict[str, Any]:
+    data = {
+        f.name: _plain(getattr(field, f.name))
+        for f in fields(field)
+        if f.name != "default"
+    }
+    if field.has_default:
+        data["default"] = field.default
+    return data
+
+
+def _field_from_data(data: dict[str, Any]) -> ir.Field:
+    values = dict(data)
+    if values.get("enum") is not None:
+        values["enum"] = tuple(values["enum"])
+    return ir.Field(**values)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value

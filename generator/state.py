@@ -1,0 +1,168 @@
+"""What a project was generated from, recorded in the project itself (``.panelforge/``).
+
+::
+
+    .panelforge/state.json      format, generator version, manifest name and hash,
+                                every file's owner (and the hash of what was emitted),
+                                the migrations written so far, the normalised IR
+    .panelforge/manifest.yaml   the manifest itself, byte for byte
+    .panelforge/base/<path>     the last generated text of every generated or shared
+                                file that can be merged (text up to 256 KiB, not
+                                minified; bundled assets are recognised by their hash
+                                instead): the merge base of the next regeneration
+    .panelforge/README.md       what the folder is
+
+Everything is committed with the project, so a fresh clone or CI can regenerate and
+check. The JSON has sorted keys and no timestamps: the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from . import ir
+from .errors import OutputError
+from .irdata import project_from_data, project_to_data
+
+FORMAT = 1
+STATE_DIR = ".panelforge"
+STATE_FILE = f"{STATE_DIR}/state.json"
+MANIFEST_COPY = f"{STATE_DIR}/manifest.yaml"
+BASE_DIR = f"{STATE_DIR}/base"
+README = f"{STATE_DIR}/README.md"
+
+Owner = Literal["generated", "shared", "user", "history"]
+MERGED_OWNERS: tuple[Owner, ...] = ("generated", "shared")  # with a merge base
+
+_README_TEXT = """\
+# .panelforge
+
+panelforge keeps here what this project was generated from, so `panelforge generate`
+can update it in place (merging your edits) and `panelforge check` can tell whether
+it still matches its manifest. Commit this folder; do not edit it.
+
+- `state.json`: generator version, manifest hash, the owner of every file, the
+  migrations written so far, and the resources as panelforge understood them.
+- `manifest.yaml`: the manifest, byte for byte.
+- `base/`: the last generated version of each generated text file (the merge base).
+"""
+
+
+def sha256(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@cache
+def generator_version() -> str:
+    """The installed panelforge's version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("panelforge")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class State:
+    """The recorded facts of one generation."""
+
+    project: ir.Project
+    manifest_name: str
+    manifest_sha256: str
+    owners: Mapping[str, Owner]  # every file panelforge wrote, history excepted
+    hashes: Mapping[str, str]  # generated and shared files: SHA-256 of the output
+    migrations: tuple[str, ...]  # history files, in the order they were written
+    generator_version: str = ""
+
+    def to_json(self) -> str:
+        """The ``state.json`` text."""
+        files: dict[str, dict[str, str]] = {}
+        for path, owner in self.owners.items():
+            entry: dict[str, str] = {"owner": owner}
+            if path in self.hashes:
+                entry["sha256"] = self.hashes[path]
+            files[path] = entry
+        data = {
+            "format": FORMAT,
+            "generator": {"name": "panelforge", "version": self.generator_version},
+            "manifest": {
+                "file": self.manifest_name,
+                "copy": MANIFEST_COPY,
+                "sha256": self.manifest_sha256,
+            },
+            "files": files,
+            "migrations": list(self.migrations),
+            "project": project_to_data(self.project),
+        }
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def state_from_json(text: str) -> State:
+    """Parse ``state.json``; raises ``ValueError`` (or ``KeyError``) when damaged."""
+    data = json.loads(text)
+    if data.get("format") != FORMAT:
+        raise ValueError(f"unknown format {data.get('format')!r}")
+    files: dict[str, Any] = data["files"]
+    return State(
+        project=project_from_data(data["project"]),
+        manifest_name=data["manifest"]["file"],
+        manifest_sha256=data["manifest"]["sha256"],
+        owners={p: e["owner"] for p, e in files.items()},
+        hashes={p: e["sha256"] for p, e in files.items() if "sha256" in e},
+        migrations=tuple(data["migrations"]),
+        generator_version=data["generator"]["version"],
+    )
+
+
+def state_files(
+    state: State, base: Mapping[str, bytes], manifest: bytes
+) -> dict[str, bytes]:
+    """Every file of ``.panelforge/``: the state, the manifest copy, the base mirror."""
+    files = {
+        STATE_FILE: state.to_json().encode("utf-8"),
+        MANIFEST_COPY: manifest,
+        README: _README_TEXT.encode("utf-8"),
+    }
+    for path, data in base.items():
+        files[f"{BASE_DIR}/{path}"] = data
+    return files
+
+
+def has_state(dest: Path) -> bool:
+    """Whether ``dest`` is a project panelforge generated (it has a state file)."""
+    return (dest / STATE_FILE).is_file()
+
+
+def read_state(dest: Path) -> State:
+    """The state recorded in ``dest``; a damaged file is an :class:`OutputError`."""
+    path = dest / STATE_FILE
+    try:
+        return state_from_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OutputError(f"cannot read '{path}': {exc.strerror}") from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise OutputError(
+            f"'{path}' is damaged ({exc}); restore it from version control, "
+            "or regenerate with --force (your edits are then replaced)"
+        ) from exc
+
+
+def read_base(dest: Path, state: State) -> dict[str, bytes]:
+    """The recorded merge bases whose content still matches the recorded hash."""
+    base = {}
+    for path, digest in state.hashes.items():
+        try:
+            data = (dest / BASE_DIR / path).read_bytes()
+        except OSError:
+            continue
+        if sha256(data) == digest:
+            base[path] = data
+    return base

@@ -1,0 +1,343 @@
+"""Alembic operations that change one table in place, its rows kept.
+
+Column types, indexes and foreign keys come from :mod:`.fastapi_storage`, so a
+migrated database has the tables a fresh one gets from ``0001_initial``. Per changed
+table the steps run in an order both SQLite (batch mode: the table is rebuilt) and
+PostgreSQL accept:
+
+1. drop the indexes that go away (outside the batch: SQLite has ``DROP INDEX``);
+2. batch A: drop foreign keys, change types (columns stay nullable for now), rename,
+   drop and add columns (added ones nullable);
+3. fill the NULLs of columns that become NOT NULL, with the default or a zero value;
+4. batch B: make those columns NOT NULL, create the new foreign keys (a new foreign
+   key must not share a batch with the rename of its column);
+5. create the new indexes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import ir
+from ..migrations import SchemaDiff, TableChange
+from . import INDENT, LINE_LENGTH, call, literal
+from .fastapi_storage import default_code, indexed, migration_type, on_delete
+
+_PG_TYPES = (
+    (r"sa\.String\((\d+)\)", r"varchar(\1)"),
+    (r"sa\.String\(\)", "varchar"),
+    (r"sa\.Text\(\)", "text"),
+    (r"sa\.Integer\(\)", "integer"),
+    (r"sa\.BigInteger\(\)", "bigint"),
+    (r"sa\.Double\(\)", "double precision"),
+    (r"sa\.Boolean\(\)", "boolean"),
+    (r"sa\.Date\(\)", "date"),
+    (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
+    (r"sa\.Uuid\(\)", "uuid"),
+)
+_ZERO_BY_FORMAT = {
+    "date": "datetime.date(1970, 1, 1)",
+    "date-time": "datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)",
+    "uuid": "uuid.UUID(int=0)",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """What a field is in the database: enough to tell whether it changed."""
+
+    name: str
+    type: str
+    nullable: bool
+    index: bool
+    foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
+
+
+def column(field: ir.Field, project: ir.Project) -> Column:
+    """The storage of ``field`` in ``project``."""
+    foreign_key = None
+    if field.relation:
+        target = project.resource(field.relation)
+        foreign_key = (target.table, target.key, on_delete(field))
+    return Column(
+        name=field.name,
+        type=migration_type(field),
+        nullable=field.column_nullable,
+        index=indexed(field),
+        foreign_key=foreign_key,
+    )
+
+
+def _index_name(table: str, name: str) -> str:
+    return f"ix_{table}_{name}"
+
+
+def _fk_name(table: str, name: str, target: str) -> str:
+    return f"fk_{table}_{name}_{target}"
+
+
+def pg_type(type_code: str) -> str:
+    """The PostgreSQL spelling of a migration type, for ``USING col::type``."""
+    for pattern, replacement in _PG_TYPES:
+        if re.fullmatch(pattern, type_code):
+            return re.sub(pattern, replacement, type_code)
+    raise ValueError(f"no PostgreSQL type known for {type_code}")
+
+
+def fill_value(field: ir.Field) -> str | None:
+    """Python source of the value NULLs get when ``field`` becomes NOT NULL.
+
+    The manifest's default, else a zero of the type; ``None`` for a relation, which no
+    made-up value can satisfy.
+    """
+    if field.relation:
+        return None
+    if field.has_default:
+        return default_code(field)
+    if field.enum:
+        return literal(field.enum[0])
+    if field.type == "string":
+        return _ZERO_BY_FORMAT.get(field.format or "", '""')
+    if field.type == "boolean":
+        return "False"
+    zero = 0 if field.type == "integer" else 0.0
+    low, high = field.minimum, field.maximum
+    value = max(zero, low) if low is not None else zero
+    return literal(min(value, high) if high is not None else value)
+
+
+@dataclass(frozen=True)
+class _Pair:
+    before: Column
+    after: Column
+    field: ir.Field  # the field after the change
+
+
+def _pairs(change: TableChange, diff: SchemaDiff) -> list[_Pair]:
+    return [
+        _Pair(column(b, diff.before), column(a, diff.after), a)
+        for b, a in change.kept
+        if not a.is_key
+    ]
+
+
+def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """Names of kept columns whose storage changed (a rename alone is not one)."""
+    return [
+        p.after.name
+        for p in _pairs(change, diff)
+        if (p.before.type, p.before.nullable, p.before.index, p.before.foreign_key)
+        != (p.after.type, p.after.nullable, p.after.index, p.after.foreign_key)
+    ]
+
+
+def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
+    table = change.before.table
+    names = [f.name for f in change.dropped if indexed(f)]
+    names += [
+        p.before.name
+        for p in _pairs(change, diff)
+        if p.before.index and (not p.after.index or p.before.name != p.after.name)
+    ]
+    return [
+        call(
+            "op.drop_index",
+            [f"op.f({literal(_index_name(table, n))})", f"table_name={literal(table)}"],
+            indent=1,
+        )
+        for n in names
+    ]
+
+
+def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
+    table = change.after.table
+    names = [f.name for f in change.added if indexed(f)]
+    names += [
+        p.after.name
+        for p in _pairs(change, diff)
+        if p.after.index and (not p.before.index or p.before.name != p.after.name)
+    ]
+    return [
+        call(
+            "op.create_index",
+            [
+                f"op.f({literal(_index_name(table, n))})",
+                literal(table),
+                literal([n]),
+            ],
+            indent=1,
+        )
+        for n in names
+    ]
+
+
+def _drop_foreign_key(table: str, col: Column) -> str:
+    assert col.foreign_key is not None
+    name = _fk_name(table, col.name, col.foreign_key[0])
+    return call(
+        "batch_op.drop_constraint",
+        [f"op.f({literal(name)})", 'type_="foreignkey"'],
+        indent=2,
+    )
+
+
+def _create_foreign_key(table: str, col: Column) -> str:
+    assert col.foreign_key is not None
+    target, key, action = col.foreign_key
+    return call(
+        "batch_op.create_foreign_key",
+        [
+            f"op.f({literal(_fk_name(table, col.name, target))})",
+            literal(target),
+            literal([col.name]),
+            literal([key]),
+            f"ondelete={literal(action)}",
+        ],
+        indent=2,
+    )
+
+
+def _alter(name: str, args: list[str]) -> str:
+    return call("batch_op.alter_column", [literal(name), *args], indent=2)
+
+
+def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """Foreign keys dropped, types changed, columns renamed, dropped and added."""
+    table = change.before.table
+    lines = [
+        _drop_foreign_key(table, column(f, diff.before))
+        for f in change.dropped
+        if f.relation
+    ]
+    lines += [
+        _drop_foreign_key(table, p.before)
+        for p in _pairs(change, diff)
+        if p.before.foreign_key
+        and (
+            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+        )
+    ]
+    for p in _pairs(change, diff):
+        loosen = not p.before.nullable and p.after.nullable
+        if p.before.type != p.after.type or loosen:
+            args = [f"existing_type={p.before.type}"]
+            if p.before.type != p.after.type:
+                using = f"{p.before.name}::{pg_type(p.after.type)}"
+                args += [f"type_={p.after.type}", f"postgresql_using={literal(using)}"]
+            if loosen:
+                args.append("nullable=True")
+            lines.append(_alter(p.before.name, args))
+    lines += [
+        _alter(p.before.name, [f"new_column_name={literal(p.after.name)}"])
+        for p in _pairs(change, diff)
+        if p.before.name != p.after.name
+    ]
+    lines += [f"batch_op.drop_column({literal(f.name)})" for f in change.dropped]
+    lines += [
+        call(
+            "batch_op.add_column",
+            [
+                call(
+                    "sa.Column",
+                    [literal(f.name), migration_type(f), "nullable=True"],
+                    indent=3,
+                )
+            ],
+            indent=2,
+        )
+        for f in change.added
+    ]
+    return lines
+
+
+def _tightened(change: TableChange, diff: SchemaDiff) -> list[ir.Field]:
+    """Fields that end NOT NULL but are nullable after the first batch."""
+    fields = [f for f in change.added if not f.column_nullable]
+    fields += [
+        p.field
+        for p in _pairs(change, diff)
+        if p.before.nullable and not p.after.nullable
+    ]
+    return fields
+
+
+def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
+    lines = []
+    for field in fields:
+        value = fill_value(field)
+        if value is None:
+            lines.append(
+                f"# Rows without a {field.name} must get one before the next step."
+            )
+            continue
+        name = literal(field.name)
+        table_call = call(
+            "sa.table",
+            [
+                literal(change.after.table),
+                call("sa.column", [name, migration_type(field)], indent=1),
+            ],
+            indent=1,
+            prefix="table = ",
+        )
+        chain = [
+            "table.update()",
+            f".where(table.c[{name}].is_(None))",
+            f".values({{{name}: {value}}})",
+        ]
+        lines += [table_call, _execute(chain)]
+    return lines
+
+
+def _execute(chain: list[str]) -> str:
+    """``op.execute(a.b().c())``, or with one call of the chain per line, as black."""
+    one_line = f"op.execute({''.join(chain)})"
+    if len(INDENT + one_line) <= LINE_LENGTH:
+        return one_line
+    inner = "\n" + INDENT * 2
+    return f"op.execute({inner}{inner.join(chain)}\n{INDENT})"
+
+
+def _second_batch(
+    change: TableChange, diff: SchemaDiff, fields: list[ir.Field]
+) -> list[str]:
+    table = change.after.table
+    lines = [
+        _alter(f.name, [f"existing_type={migration_type(f)}", "nullable=False"])
+        for f in fields
+    ]
+    lines += [
+        _create_foreign_key(table, column(f, diff.after))
+        for f in change.added
+        if f.relation
+    ]
+    lines += [
+        _create_foreign_key(table, p.after)
+        for p in _pairs(change, diff)
+        if p.after.foreign_key
+        and (
+            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+        )
+    ]
+    return lines
+
+
+def _batch(table: str, lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    body = "".join(f"\n        {line}" for line in lines)
+    return [f"with op.batch_alter_table({literal(table)}) as batch_op:{body}"]
+
+
+def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """The statements that bring one table from ``before`` to ``after``."""
+    table = change.after.table
+    tightened = _tightened(change, diff)
+    return [
+        *_dropped_indexes(change, diff),
+        *_batch(table, _first_batch(change, diff)),
+        *_fills(change, tightened),
+        *_batch(table, _second_batch(change, diff, tightened)),
+        *_created_indexes(change, diff),
+    ]

@@ -1,0 +1,32 @@
+"""The project's CI workflow and pre-commit hooks: written once, the user's after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..plan import FilePlan
+from ..state import generator_version
+
+
+def ci_context(project: ir.Project) -> dict[str, Any]:
+    """Context of the CI workflow: the project name and panelforge's version."""
+    return {"project_name": project.name, "panelforge_version": generator_version()}
+
+
+def ci_plans(project: ir.Project) -> list[FilePlan]:
+    """``.github/workflows/panel.yml`` and ``.pre-commit-config.yaml``."""
+    return [
+        FilePlan(
+            ".github/workflows/panel.yml",
+            "fastapi/panel.yml.jinja",
+            ci_context(project),
+            owner="user",
+        ),
+        FilePlan(
+            ".pre-commit-config.yaml",
+            "fastapi/pre-commit-config.yaml.jinja",
+            {},
+            owner="user",
+        ),
+    ]

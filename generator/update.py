@@ -1,0 +1,153 @@
+"""Runs on a project panelforge generated before: regenerate it in place, or check it.
+
+Both render the whole new output in memory, add the migration the schema change needs,
+and compare with what DEST holds; only a regeneration that is not a dry run writes,
+through :func:`generator.writer.apply_changes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from . import ir
+from .drift import CheckReport, find_drift
+from .errors import OutputError
+from .merge import has_conflict_markers
+from .output import Output, read_files, read_files_under, read_tree
+from .pipeline import Caches, Progress, render_files, render_output, target_for
+from .plan import FilePlan
+from .regenerate import (
+    Update,
+    bookkeeping,
+    decide_changes,
+    internal_changes,
+    merge_bases,
+    next_state,
+)
+from .state import (
+    MERGED_OWNERS,
+    STATE_DIR,
+    State,
+    generator_version,
+    read_base,
+    read_state,
+)
+
+
+def _quiet(_step: str) -> None:
+    """Progress sink that says nothing."""
+
+
+def add_schema_migration(
+    output: Output, state: State, project: ir.Project, dest: Path, caches: Caches
+) -> str | None:
+    """Add the migration from the recorded tables to ``project``'s; return its path.
+
+    It follows the head of the migrations in DEST (hand-written ones included) and
+    of the history files this run adds.
+    """
+    target = target_for(project)
+    existing = {
+        p: d.decode("utf-8", "replace")
+        for p, d in output.owned("history").items()
+        if p not in state.migrations
+    }
+    folder = dest / target.HISTORY_DIR
+    if folder.is_dir():
+        existing.update(
+            {
+                f"{target.HISTORY_DIR}{p}": d.decode("utf-8", "replace")
+                for p, d in read_tree(folder).items()
+                if p.endswith(".py") and "/" not in p
+            }
+        )
+    plan: FilePlan | None = target.schema_migration(state.project, project, existing)
+    if plan is None:
+        return None
+    text = render_files([plan], caches)[plan.path]
+    output.add(plan.path, text.encode("utf-8"), "history")
+    return plan.path
+
+
+def _new_output(
+    project: ir.Project, state: State, dest: Path, caches: Caches, progress: Progress
+) -> Output:
+    output = render_output(project, caches=caches, progress=progress)
+    progress("comparing the tables with the recorded ones")
+    add_schema_migration(output, state, project, dest, caches)
+    return output
+
+
+def _current(dest: Path, output: Output, state: State) -> dict[str, bytes | None]:
+    paths = set(output.files) | set(state.owners) | set(state.migrations)
+    return read_files(dest, paths)
+
+
+def _refuse_unresolved(state: State, current: Mapping[str, bytes | None]) -> None:
+    """Merging into a file that still holds conflict markers would nest them."""
+    unresolved = sorted(
+        path
+        for path, owner in state.owners.items()
+        if owner in MERGED_OWNERS and has_conflict_markers(current.get(path) or b"")
+    )
+    if unresolved:
+        listed = "".join(f"\n  {path}" for path in unresolved)
+        raise OutputError(
+            "resolve the conflicts of the last regeneration first "
+            f"('<<<<<<< yours' … '>>>>>>> generated'):{listed}"
+        )
+
+
+def regenerate_project(
+    project: ir.Project,
+    source: bytes,
+    dest: Path,
+    *,
+    caches: Caches,
+    dry_run: bool = False,
+    progress: Progress = _quiet,
+) -> Update:
+    """Bring the project in ``dest`` up to date with ``project``, keeping user edits."""
+    from .writer import apply_changes
+
+    state = read_state(dest)
+    output = _new_output(project, state, dest, caches, progress)
+    current = _current(dest, output, state)
+    _refuse_unresolved(state, current)
+    bases = merge_bases(state, read_base(dest, state), current)
+    changes = decide_changes(output, state, current, bases)
+    recorded = next_state(project, output, source, state, generator_version())
+    internal = internal_changes(
+        bookkeeping(recorded, output, source), read_files_under(dest, STATE_DIR)
+    )
+    update = Update(project, tuple(changes + internal), dry_run=dry_run)
+    if not dry_run:
+        progress(f"updating {dest}")
+        apply_changes(dest, update.writes(), update.removals())
+    return update
+
+
+def check_project(
+    project: ir.Project,
+    source: bytes,
+    dest: Path,
+    *,
+    caches: Caches,
+    progress: Progress = _quiet,
+) -> CheckReport:
+    """Whether ``dest`` is what ``project`` generates (extension points aside)."""
+    state = read_state(dest)
+    output = _new_output(project, state, dest, caches, progress)
+    recorded = next_state(project, output, source, state, generator_version())
+    current = _current(dest, output, state)
+    drift = find_drift(
+        output,
+        state,
+        current,
+        merge_bases(state, read_base(dest, state), current),
+        internal=internal_changes(
+            bookkeeping(recorded, output, source), read_files_under(dest, STATE_DIR)
+        ),
+    )
+    return CheckReport(project, tuple(drift))

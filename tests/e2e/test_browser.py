@@ -1,0 +1,210 @@
+"""The panel's pages in real headless Chromium: what a person does, start to finish.
+
+The library example is generated, migrated, given a user and served; Playwright drives
+Debian's chromium (never a downloaded browser). Screenshots of the index, form and
+detail pages land in ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import REPO, Server
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+EMAIL = "librarian@example.com"
+PASSWORD = "a long librarian password"
+BOOKS = "/admin/resource/book-resource/index-page"
+
+
+@pytest.fixture
+def server(generated, fresh_copy, tmp_path: Path) -> Iterator[Server]:
+    """The library panel, served on loopback with one user."""
+    served = Server(fresh_copy(generated("library")), f"sqlite:///{tmp_path / 'b.db'}")
+    served.run_app("migrate")
+    served.create_user(EMAIL, PASSWORD)
+    served.start()
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture
+def page(server: Server) -> Iterator[Any]:
+    """A Chromium tab that may only talk to the served app, confirming every dialog."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    elsewhere: list[str] = []
+    problems: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
+        context = browser.new_context(
+            base_url=server.base_url,
+            viewport={"width": 1280, "height": 800},
+            accept_downloads=True,
+        )
+        tab = context.new_page()
+
+        def only_the_app(route: Any) -> None:
+            if urlsplit(route.request.url).hostname == "127.0.0.1":
+                route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                route.abort()
+
+        tab.route("**/*", only_the_app)
+        tab.on("dialog", lambda dialog: dialog.accept())
+        tab.on("pageerror", lambda error: problems.append(str(error)))
+        tab.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        yield tab
+        browser.close()
+    assert elsewhere == []
+    assert problems == [] or all("status of 422" in p for p in problems), problems
+
+
+def _shoot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def _titles(page: Any) -> list[str]:
+    return page.locator("table.records tbody tr td:nth-child(3)").all_inner_texts()
+
+
+def _log_in(page: Any) -> None:
+    page.goto("/admin")
+    assert urlsplit(page.url).path == "/admin/login"
+    page.fill("#username", EMAIL.upper())
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    assert urlsplit(page.url).path == "/admin"
+    assert page.locator(".who").inner_text() == EMAIL
+
+
+def _create_author(page: Any, name: str) -> None:
+    page.click("nav.sidebar >> text=Authors")
+    page.click("text=New Author")
+    page.fill("#field-name", name)
+    page.fill("#field-website", "https://example.com/herbert")
+    page.click("text=Save")
+    assert page.locator(".flash-success").inner_text() == "Saved."
+
+
+def _create_book(page: Any, title: str, genre: str, available: bool) -> None:
+    page.goto(BOOKS)
+    page.click("text=New Book")
+    page.fill("#field-title", title)
+    page.fill("#field-isbn", "9780441013593")
+    page.fill("#field-pages", "412")
+    page.fill("#field-price", "9.99")
+    page.select_option("#field-genre", genre)
+    page.set_checked("#field-available", available)
+    page.fill("#field-published_on", "1965-08-01")
+    if title == "Dune":
+        page.select_option("#field-author", label="Frank Herbert")
+    page.click("text=Save")
+    assert urlsplit(page.url).path == BOOKS
+    assert page.locator(".flash-success").inner_text() == "Saved."
+
+
+def _sort_search_and_filter(page: Any) -> None:
+    page.goto(BOOKS)
+    page.click("thead >> text=Title")
+    assert _titles(page) == ["Dune", "Neuromancer", "Temp one", "Temp two"]
+    page.click("thead >> text=Title")
+    assert _titles(page) == ["Temp two", "Temp one", "Neuromancer", "Dune"]
+    page.fill("input[name=search]", "neuro")
+    page.click("text=Apply")
+    assert _titles(page) == ["Neuromancer"]
+    page.click("nav.tags >> text=Science")
+    assert _titles(page) == ["Dune"]
+    page.goto(BOOKS)
+    page.click("summary")
+    page.select_option("select[name='filter[genre]']", "fiction")
+    page.click("text=Apply")
+    assert _titles(page) == ["Neuromancer"]
+
+
+def _edit_with_an_error(page: Any) -> None:
+    page.goto(BOOKS + "?sort=title")
+    page.locator("tr", has_text="Dune").locator("text=Edit").click()
+    assert page.input_value("#field-title") == "Dune"
+    _shoot(page, "book-form")
+    page.fill("#field-isbn", "not an isbn")
+    page.fill("#field-title", "Dune Messiah")
+    page.click("text=Save")
+    error = page.locator(".field.has-error .error")
+    assert error.inner_text() == "The Isbn field format is invalid."
+    assert page.input_value("#field-title") == "Dune Messiah"
+    _shoot(page, "book-form-error")
+    page.fill("#field-isbn", "9780441172696")
+    page.click("text=Save")
+    assert page.locator(".flash-success").inner_text() == "Saved."
+    assert "Dune Messiah" in _titles(page)
+
+
+def _delete_from_the_detail_page(page: Any) -> None:
+    page.locator("tr", has_text="Dune Messiah").locator("text=View").click()
+    assert page.locator("dl.record").inner_text().count("Dune Messiah") == 1
+    assert page.locator("dl.record a", has_text="Frank Herbert").count() == 1
+    _shoot(page, "book-detail")
+    page.click("button:has-text('Delete')")
+    assert urlsplit(page.url).path == BOOKS
+    assert page.locator(".flash-success").inner_text() == "Deleted."
+    assert "Dune Messiah" not in _titles(page)
+
+
+def _mass_delete(page: Any) -> None:
+    for title in ("Temp one", "Temp two"):
+        page.locator("tr", has_text=title).locator("input[type=checkbox]").check()
+    page.click("text=Delete selected")
+    assert page.locator(".flash-success").inner_text() == "2 records deleted."
+    assert _titles(page) == ["Neuromancer"]
+
+
+def _export(page: Any) -> None:
+    with page.expect_download() as download_info:
+        page.click("text=Export CSV")
+    text = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert text.splitlines()[0].startswith("id,title,")
+    assert "Neuromancer" in text
+
+
+def test_a_librarian_manages_books(page: Any) -> None:
+    _log_in(page)
+    _create_author(page, "Frank Herbert")
+    _create_book(page, "Dune", "science", available=True)
+    _create_book(page, "Neuromancer", "fiction", available=False)
+    _create_book(page, "Temp one", "history", available=True)
+    _create_book(page, "Temp two", "history", available=True)
+    _sort_search_and_filter(page)
+    page.goto(BOOKS + "?sort=title")
+    _shoot(page, "book-index")
+    _edit_with_an_error(page)
+    _delete_from_the_detail_page(page)
+    _mass_delete(page)
+    _export(page)
+    page.click("text=Log out")
+    assert urlsplit(page.url).path == "/admin/login"
+    page.goto(BOOKS)
+    assert urlsplit(page.url).path == "/admin/login"

@@ -1,0 +1,1 @@
+"""Project-wide plumbing: settings, database, model base, password hashing."""

@@ -1,0 +1,124 @@
+"""Settings, read once from the environment (or a ``.env`` file in the project)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.core import oag_config
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+
+class ConfigurationError(RuntimeError):
+    """The settings cannot work (say, no SECRET_KEY, or a JWT_SECRET too short)."""
+
+
+class AuthConfig(BaseModel):
+    """Who is logged in, and how a login happens (import paths, like MoonShine's)."""
+
+    # The class the ``authenticated`` dependency asks who is logged in.
+    middleware: str = "app.panel.auth.SessionAuthentication"
+    # The steps ``POST /admin/authenticate`` runs, in order; each may answer or pass on.
+    pipelines: list[str] = ["app.panel.login.SessionLogin"]
+
+
+class PanelConfig(BaseModel):
+    """The panel's request stack and logins: ``SESSION_PANEL`` or ``JWT_PANEL`` below."""
+
+    # ASGI middleware around every route, outermost first: the session, then CSRF.
+    middleware: list[str] = [
+        "app.panel.sessions.SessionMiddleware",
+        "app.panel.csrf.CSRFMiddleware",
+    ]
+    auth: AuthConfig = AuthConfig()
+
+
+# The two ways to log in (README "Sessions or JWT"); ``panel`` defaults to the
+# manifest's choice. Sessions: a signed cookie, CSRF tokens, the login page. JWT: no
+# middleware, every request carries ``Authorization: Bearer <token>`` from
+# ``POST /admin/authenticate``, failed logins throttled.
+SESSION_PANEL = PanelConfig()
+JWT_PANEL = PanelConfig(
+    middleware=[],
+    auth=AuthConfig(
+        middleware="app.panel.jwt_auth.JWTAuthentication",
+        pipelines=["app.panel.throttle.LoginThrottle", "app.panel.jwt_auth.JWTLogin"],
+    ),
+)
+
+
+class Settings(BaseSettings):
+    """Everything configurable; each field can be set by an environment variable."""
+
+    model_config = SettingsConfigDict(
+        env_file=PROJECT_DIR / ".env",
+        env_nested_delimiter="__",
+        # PANEL__AUTH__MIDDLEWARE=… changes that one value of the default ``panel``.
+        nested_model_default_partial_update=True,
+        extra="ignore",
+    )
+
+    # DATABASE_URL: sqlite:///path.db or postgresql+psycopg://user:password@host/name
+    database_url: str = f"sqlite:///{PROJECT_DIR / 'library_admin.db'}"
+    panel_title: str = "Library admin"
+
+    # The list API: rows per page are capped at this (and at each resource's own cap).
+    max_per_page: int = 100
+    # Request bodies larger than this are refused with 413.
+    max_body_size: int = 1024 * 1024
+    # Mass delete takes at most this many ids at once.
+    max_mass_delete: int = 500
+    # CSV imports (…/handler/import) larger than this are refused with 413.
+    max_import_size: int = 10 * 1024 * 1024
+
+    # SECRET_KEY signs the session cookies: at least 32 characters, the same for every
+    # worker. Without it the panel refuses to start, unless DEBUG=1 (then each process
+    # makes up its own, and logins end when it stops).
+    secret_key: SecretStr | None = None
+    debug: bool = False
+    # How long a login lasts, in seconds (two weeks).
+    session_lifetime: int = 14 * 24 * 60 * 60
+    # The panel's middleware and authentication (PANEL__AUTH__MIDDLEWARE=…, or PANEL as
+    # JSON); see the README.
+    panel: PanelConfig = SESSION_PANEL
+
+    # JWT mode. JWT_SECRET signs the tokens: base64 of at least 32 random bytes (make
+    # one with ``python -m app jwt:secret``), the same for every worker; without it the
+    # panel refuses to start. JWT_SECRET_PREVIOUS, while set, still verifies the tokens
+    # the previous secret signed (rotation); it signs nothing.
+    jwt_secret: SecretStr | None = None
+    jwt_secret_previous: SecretStr | None = None
+    # Lifetime of a token in seconds, and the clock difference tolerated when checking
+    # one (at most a minute).
+    jwt_ttl: int = Field(3600, ge=60, le=86400)
+    jwt_leeway: int = Field(30, ge=0, le=60)
+    # The tokens' issuer and audience: tokens of another panel are refused.
+    jwt_issuer: str = "library_admin"
+    # Login throttle: after this many failed logins for one username from one address
+    # within LOGIN_LOCKOUT seconds, further attempts get 429 until the window ends.
+    login_max_attempts: int = Field(5, ge=1)
+    login_lockout: int = Field(15 * 60, ge=1)
+
+    # The OpenAPI docs (MoonShine's oag config), preset from the manifest's docs block.
+    # OAG_TITLE: title of the /docs page. OAG_PATH: the YAML spec oag:generate writes
+    # (the JSON one beside it), relative to the project. OAG_ROUTE: the route serving
+    # the JSON spec (the YAML one is served beside it). OAG_VIEW: the /docs template,
+    # "oag::docs" or a Jinja template path relative to the project.
+    oag_title: str = oag_config.DOCS_TITLE
+    oag_path: str = oag_config.DOCS_PATH
+    oag_route: str = oag_config.DOCS_ROUTE
+    oag_view: str = oag_config.DOCS_VIEW
+    oag_openapi_version: Literal["3.1.0", "3.0.3"] = oag_config.OPENAPI_VERSION
+    # DOCS_ACCESS: who may read /docs and the spec: public, authenticated or off (404).
+    docs_access: Literal["public", "authenticated", "off"] = "public"
+
+
+@cache
+def get_settings() -> Settings:
+    """The settings of this process, read on first use."""
+    return Settings()

@@ -1,0 +1,55 @@
+"""Errors answered in the client's language: JSON to JSON clients, a page otherwise."""
+
+from __future__ import annotations
+
+from fastapi import Request, Response
+
+from .accept import wants_json
+from .errors import InvalidInput, PanelError
+from .responses import json_response
+from .templating import render
+
+_TITLES = {
+    400: "Bad request",
+    401: "Not logged in",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Invalid input",
+    429: "Too many requests",
+    500: "Server error",
+}
+
+
+def error_response(request: Request, exc: PanelError) -> Response:
+    """``exc`` as JSON ``{"message": …}`` or as the error page, by the Accept header."""
+    if wants_json(request):
+        body: dict[str, object] = {"message": exc.message}
+        if isinstance(exc, InvalidInput):
+            body["errors"] = exc.errors
+        return json_response(body, status_code=exc.status_code, headers=exc.headers)
+    errors = exc.errors if isinstance(exc, InvalidInput) else {}
+    return error_page(request, exc.status_code, exc.message, errors, exc.headers)
+
+
+def error_page(
+    request: Request,
+    status_code: int,
+    message: str,
+    errors: dict[str, list[str]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """The error page: a title, the message, and the way back."""
+    context = {
+        "title": _TITLES.get(status_code, "Error"),
+        "status_code": status_code,
+        "message": message,
+        "errors": errors or {},
+    }
+    response = render(request, "panel/error.html", context, status_code=status_code)
+    response.headers.update(headers or {})
+    return response

@@ -1,0 +1,241 @@
+"""Data access for one resource with SQLAlchemy Core: no ORM objects on any path.
+
+Statements are built once, when the store is created; a request only adds its own
+conditions. Each public method is one unit of work for one threadpool hop: it takes the
+engine, runs one transaction and returns plain dicts, in field declaration order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Row,
+    Select,
+    String,
+    Table,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from app.core.db import transaction
+from app.core.passwords import hash_password
+
+from .core import fields as kernel
+from .core.query import ListQuery, coerce_value, to_utc
+from .core.resource import Resource
+from .errors import Conflict, InvalidInput, NotFound
+from .store_bulk import BulkMethods
+
+Record = dict[str, Any]
+# String formats not stored as text: searching them compares their text form.
+_NOT_TEXT = frozenset({"date", "date-time", "uuid"})
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A belongs-to field and the statement that checks its target exists."""
+
+    field: str
+    label: str
+    exists: Select[Any]
+
+
+class Store(BulkMethods):
+    """Reads and writes the table of one resource."""
+
+    def __init__(
+        self,
+        resource: type[Resource],
+        table: Table,
+        *,
+        label: str,
+        relations: Sequence[Relation] = (),
+    ) -> None:
+        self.label = label
+        self._relations = tuple(relations)
+        self._key = table.c[resource.key_name()]
+        self._names = tuple(f.name for f in resource.readable_fields)
+        columns = [table.c[name] for name in self._names]
+        self._select = select(*columns)
+        self._select_one = self._select.where(self._key == bindparam("key"))
+        self._count = select(func.count()).select_from(table)
+        self._insert = insert(table).returning(*columns)
+        self._update = update(table).returning(*columns)
+        self._delete = delete(table).where(self._key == bindparam("key"))
+        self._delete_many = delete(table).where(
+            self._key.in_(bindparam("keys", expanding=True))
+        )
+        self._filters = {name: table.c[name] for name in resource.filterable_fields}
+        self._orders = {
+            name: (table.c[name].asc(), table.c[name].desc())
+            for name in resource.sortable_fields
+        }
+        self._search = tuple(_searchable(table, resource, n) for n in resource.search)
+        self._tags = {
+            tag.uri: tuple(
+                table.c[name] == coerce_value(resource.field_map[name], value)
+                for name, value in tag.filter.items()
+            )
+            for tag in resource.query_tags
+        }
+        self._converters = _converters(resource.writable_fields)
+        self._numbers = tuple(
+            f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
+        )
+
+    def list_page(self, engine: Engine, query: ListQuery) -> tuple[list[Record], int]:
+        """One page of records matching ``query``, and how many match in all."""
+        conditions = self._conditions(query)
+        with transaction(engine) as connection:
+            total = connection.execute(self._count.where(*conditions)).scalar_one()
+            if query.offset >= total:
+                return [], total
+            statement = (
+                self._select.where(*conditions)
+                .order_by(*self._order(query))
+                .limit(query.per_page)
+                .offset(query.offset)
+            )
+            rows = connection.execute(statement).all()
+        return [dict(zip(self._names, row, strict=True)) for row in rows], total
+
+    def fetch(self, engine: Engine, key: Any) -> Record:
+        """The record with ``key``."""
+        with transaction(engine) as connection:
+            row = connection.execute(self._select_one, {"key": key}).first()
+        if row is None:
+            raise self._not_found(key)
+        return dict(zip(self._names, row, strict=True))
+
+    def create(self, engine: Engine, values: Mapping[str, Any]) -> Record:
+        """Insert a record; the database allocates its key."""
+        values = self._prepare(values)
+        try:
+            with transaction(engine, writes=True) as connection:
+                self._check_relations(connection, values)
+                row = connection.execute(self._insert, values).one()
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+        return self._returned(row)
+
+    def update(self, engine: Engine, key: Any, values: Mapping[str, Any]) -> Record:
+        """Change the given fields of the record with ``key``; the others stay."""
+        values = self._prepare(values)
+        if not values:
+            return self.fetch(engine, key)
+        statement = self._update.where(self._key == key).values(values)
+        try:
+            with transaction(engine, writes=True) as connection:
+                self._check_relations(connection, values)
+                row = connection.execute(statement).first()
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+        if row is None:
+            raise self._not_found(key)
+        return self._returned(row)
+
+    def delete(self, engine: Engine, key: Any) -> None:
+        """Delete the record with ``key``."""
+        try:
+            with transaction(engine, writes=True) as connection:
+                deleted = connection.execute(self._delete, {"key": key}).rowcount
+        except IntegrityError:
+            raise Conflict(
+                f"{self.label} {key} cannot be deleted: other records refer to it."
+            ) from None
+        if not deleted:
+            raise self._not_found(key)
+
+    def delete_many(self, engine: Engine, keys: Sequence[Any]) -> int:
+        """Delete the records with these keys, all or none; unknown keys are skipped."""
+        try:
+            with transaction(engine, writes=True) as connection:
+                return connection.execute(self._delete_many, {"keys": keys}).rowcount
+        except IntegrityError:
+            raise Conflict(
+                "Nothing was deleted: other records refer to some of these."
+            ) from None
+
+    def _returned(self, row: Row[Any]) -> Record:
+        record = dict(zip(self._names, row, strict=True))
+        # SQLite's RETURNING gives a whole REAL back as an integer (9.0 as 9).
+        for name in self._numbers:
+            if record[name] is not None:
+                record[name] = float(record[name])
+        return record
+
+    def _not_found(self, key: Any) -> NotFound:
+        return NotFound(f"{self.label} {key} not found")
+
+    def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]:
+        conditions = [self._filters[name] == value for name, value in query.filters]
+        if query.query_tag is not None:
+            conditions += self._tags[query.query_tag]
+        if query.search and self._search:
+            pattern = "%" + _escape_like(query.search) + "%"
+            matches = [c.ilike(pattern, escape="\\") for c in self._search]
+            conditions.append(or_(*matches))
+        return conditions
+
+    def _order(self, query: ListQuery) -> list[ColumnElement[Any]]:
+        order = [self._orders[s.name][s.descending] for s in query.sort]
+        if all(s.name != self._key.name for s in query.sort):
+            order.append(self._key.asc())  # a stable order pages cleanly
+        return order
+
+    def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        prepared = dict(values)
+        for name, convert in self._converters:
+            if prepared.get(name) is not None:
+                prepared[name] = convert(prepared[name])
+        return prepared
+
+    def _check_relations(
+        self, connection: Connection, values: Mapping[str, Any]
+    ) -> None:
+        errors: dict[str, list[str]] = {}
+        for relation in self._relations:
+            value = values.get(relation.field)
+            if value is None:
+                continue
+            if connection.execute(relation.exists, {"key": value}).first() is None:
+                errors[relation.field] = [f"The selected {relation.label} is invalid."]
+        if errors:
+            raise InvalidInput(errors)
+
+
+def _searchable(table: Table, resource: type[Resource], name: str) -> Any:
+    column = table.c[name]
+    field = resource.field_map[name]
+    if kernel.json_type(field) == "string" and field.json_format not in _NOT_TEXT:
+        return column
+    return cast(column, String)
+
+
+def _escape_like(term: str) -> str:
+    return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _converters(
+    fields: Sequence[kernel.Field],
+) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    converters: list[tuple[str, Callable[[Any], Any]]] = []
+    for field in fields:
+        if isinstance(field, kernel.Password):
+            converters.append((field.name, hash_password))
+        elif isinstance(field, kernel.DateTime):
+            converters.append((field.name, to_utc))
+    return tuple(converters)

@@ -1,0 +1,116 @@
+"""The pages of the Member resource, used as a browser uses them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.helpers import create, form_body, page_token
+
+# Pages are for people, who log in with sessions: tested so in JWT projects too.
+pytestmark = pytest.mark.panel_auth("session")
+
+URI = "member-resource"
+URL = "/admin/resource/member-resource/crud"
+INDEX_PAGE = "/admin/resource/member-resource/index-page"
+FORM_PAGE = "/admin/resource/member-resource/form-page"
+DETAIL_PAGE = "/admin/resource/member-resource/detail-page"
+KEY = "id"
+HIDDEN = ("password",)
+REQUIRED = ["email", "password"]
+REQUIRED_MESSAGE = "The Email field is required. (and 1 more error)"
+PATCH_FIELD = "email"
+PATCH_VALUE = "user2@example.com"
+
+
+@pytest.fixture
+def payload() -> dict[str, Any]:
+    """A valid create body."""
+    return {
+        "email": "user1@example.com",
+        "password": "correct-horse-1-battery",
+        "joined_at": "2024-01-02T10:01:00+00:00",
+        "rating": 2,
+    }
+
+
+def _submit(
+    browser: TestClient, url: str, fields: dict[str, Any], **control: str
+) -> Any:
+    """Post ``fields`` as the page's form does, with its CSRF token."""
+    form = {**form_body(fields), "_token": page_token(browser, INDEX_PAGE)}
+    form.update({f"_{name}": value for name, value in control.items()})
+    return browser.post(url, data=form, follow_redirects=False)
+
+
+def test_create_through_the_form(
+    browser: TestClient, client: TestClient, payload: dict[str, Any]
+) -> None:
+    assert browser.get(FORM_PAGE).status_code == 200
+    response = _submit(browser, URL, payload)
+    assert response.status_code == 303, response.text
+    assert response.headers["location"] == INDEX_PAGE
+    assert "Saved." in browser.get(INDEX_PAGE).text
+    assert client.get(URL).json()["total"] == 1
+
+
+def test_a_failed_form_shows_the_errors_and_keeps_the_values(
+    browser: TestClient, payload: dict[str, Any]
+) -> None:
+    sent = {name: value for name, value in payload.items() if name != REQUIRED[0]}
+    response = _submit(browser, URL, sent)
+    assert response.status_code == 422
+    assert REQUIRED_MESSAGE.split(" (and")[0] in response.text
+    for name, value in form_body(sent).items():
+        if name not in HIDDEN:
+            assert value in response.text, name
+
+
+def test_edit_and_delete_through_the_method_field(
+    browser: TestClient, client: TestClient, payload: dict[str, Any]
+) -> None:
+    record = create(client, URI, payload)
+    item = f"{URL}/{record[KEY]}"
+    assert browser.get(f"{FORM_PAGE}/{record[KEY]}").status_code == 200
+    assert browser.get(f"{DETAIL_PAGE}/{record[KEY]}").status_code == 200
+    response = _submit(browser, item, {PATCH_FIELD: PATCH_VALUE}, method="PUT")
+    assert response.status_code == 303, response.text
+    assert client.get(item).json()[PATCH_FIELD] == PATCH_VALUE
+    response = _submit(browser, item, {}, method="DELETE", redirect=INDEX_PAGE)
+    assert response.status_code == 303
+    assert response.headers["location"] == INDEX_PAGE
+    assert "Deleted." in browser.get(INDEX_PAGE).text
+    assert client.get(item).status_code == 404
+
+
+def test_mass_delete_through_the_form(
+    browser: TestClient, client: TestClient, payload: dict[str, Any]
+) -> None:
+    keys = [create(client, URI, payload)[KEY] for _ in range(2)]
+    here = f"{INDEX_PAGE}?sort=-{KEY}"
+    form = {
+        "_token": page_token(browser, INDEX_PAGE),
+        "_method": "DELETE",
+        "_redirect": here,
+        "ids[]": [str(key) for key in keys],
+    }
+    response = browser.post(URL, data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    assert response.headers["location"] == here
+    assert "2 records deleted." in browser.get(here).text
+    assert client.get(URL).json()["total"] == 0
+
+
+def test_the_list_page_shows_records_and_loads_its_table_alone(
+    browser: TestClient, client: TestClient, payload: dict[str, Any]
+) -> None:
+    record = create(client, URI, payload)
+    detail = f"{DETAIL_PAGE}/{record[KEY]}"
+    page = browser.get(INDEX_PAGE)
+    assert page.status_code == 200 and detail in page.text
+    fragment = browser.get(f"{INDEX_PAGE}?_fragment-load=table")
+    assert detail in fragment.text and "<html" not in fragment.text
+    shown = browser.get(f"{URL}/{record[KEY]}", follow_redirects=False)
+    assert shown.headers["location"] == detail

@@ -1,0 +1,128 @@
+"""The store's bulk methods: every matching record in batches, and file imports.
+
+``Store`` inherits them; they use its prepared statements, so exports and imports read
+and write exactly what the JSON API does (same columns, conversions and checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Column, ColumnElement, Connection, Engine, Insert, Select, select
+from sqlalchemy import Update as UpdateStatement
+from sqlalchemy.exc import IntegrityError
+
+from app.core.db import transaction
+
+from .core.query import ListQuery
+from .errors import InvalidInput
+
+_CHUNK = 1000
+ImportRow = tuple[str, Any, Mapping[str, Any]]
+
+
+class BulkMethods:
+    """Batch reads and all-or-nothing imports for ``Store``."""
+
+    # What ``Store`` defines and these methods use.
+    label: str
+    _key: Column[Any]
+    _names: tuple[str, ...]
+    _select: Select[Any]
+    _select_one: Select[Any]
+    _insert: Insert
+    _update: UpdateStatement
+
+    if TYPE_CHECKING:
+
+        def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]: ...
+
+        def _order(self, query: ListQuery) -> list[ColumnElement[Any]]: ...
+
+        def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+        def _check_relations(
+            self, connection: Connection, values: Mapping[str, Any]
+        ) -> None: ...
+
+    def iter_batches(
+        self, engine: Engine, query: ListQuery, size: int = 500
+    ) -> Iterator[list[dict[str, Any]]]:
+        """Every record matching ``query``, in list order, ``size`` at a time.
+
+        The matching keys are read first; each batch is then its own short transaction.
+        Records deleted meanwhile are skipped, and none comes twice.
+        """
+        keys_query = (
+            select(self._key)
+            .where(*self._conditions(query))
+            .order_by(*self._order(query))
+        )
+        with transaction(engine) as connection:
+            keys = connection.execute(keys_query).scalars().all()
+        position = self._names.index(self._key.name)
+        for start in range(0, len(keys), size):
+            chunk = keys[start : start + size]
+            with transaction(engine) as connection:
+                rows = connection.execute(self._select.where(self._key.in_(chunk)))
+                found = {row[position]: row for row in rows}
+            yield [
+                dict(zip(self._names, found[k], strict=True))
+                for k in chunk
+                if k in found
+            ]
+
+    def existing_keys(self, engine: Engine, keys: Sequence[Any]) -> set[Any]:
+        """Those of ``keys`` that have a record."""
+        found: set[Any] = set()
+        with transaction(engine) as connection:
+            for start in range(0, len(keys), _CHUNK):
+                chunk = keys[start : start + _CHUNK]
+                statement = select(self._key).where(self._key.in_(chunk))
+                found.update(connection.execute(statement).scalars())
+        return found
+
+    def import_records(
+        self, engine: Engine, rows: Sequence[ImportRow]
+    ) -> tuple[int, int]:
+        """Create (key ``None``) or update each ``(label, key, values)``: all or none.
+
+        Returns how many records were created and updated; errors name the row label.
+        """
+        created = updated = 0
+        errors: dict[str, list[str]] = {}
+        label = ""
+        try:
+            with transaction(engine, writes=True) as connection:
+                for label, key, values in rows:
+                    problems = self._import_row(connection, key, self._prepare(values))
+                    if problems:
+                        errors[label] = problems
+                    elif key is None:
+                        created += 1
+                    else:
+                        updated += 1
+                if errors:
+                    raise InvalidInput(errors)
+        except IntegrityError:
+            message = "The record conflicts with existing data."
+            raise InvalidInput({label: [message]}) from None
+        return created, updated
+
+    def _import_row(
+        self, connection: Connection, key: Any, values: dict[str, Any]
+    ) -> list[str]:
+        try:
+            self._check_relations(connection, values)
+        except InvalidInput as exc:
+            return [message for group in exc.errors.values() for message in group]
+        if key is None:
+            connection.execute(self._insert, values)
+            return []
+        if values:
+            statement = self._update.where(self._key == key).values(values)
+            row = connection.execute(statement).first()
+        else:
+            row = connection.execute(self._select_one, {"key": key}).first()
+        return [] if row is not None else [f"{self.label} {key} not found."]

@@ -1,0 +1,182 @@
+"""The command line: ``python -m app serve``, ``migrate``, ``jwt:secret``…"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _configuration_error() -> str | None:
+    """Why the settings cannot work, if they cannot (checked before any command)."""
+    from pydantic import ValidationError
+    from sqlalchemy.exc import ArgumentError
+
+    from app.core.config import get_settings
+    from app.core.db import create_db_engine
+
+    try:
+        url = get_settings().database_url
+    except ValidationError as exc:
+        return f"invalid settings: {exc}"
+    try:
+        create_db_engine(url).dispose()
+    except ArgumentError as exc:
+        return f"DATABASE_URL is not a database URL: {exc}"
+    except ModuleNotFoundError as exc:
+        return (
+            f"DATABASE_URL needs the {exc.name} package "
+            "(for PostgreSQL: pip install -e '.[postgres]')"
+        )
+    return None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.core.config import ConfigurationError, get_settings
+    from app.panel.stack import check_settings
+
+    try:
+        check_settings(get_settings())
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload)
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app.core.migrations import upgrade
+
+    try:
+        upgrade(revision=args.revision)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except SQLAlchemyError as exc:
+        reason = getattr(exc, "orig", None) or exc
+        print(f"error: migration failed: {reason}", file=sys.stderr)
+        return 1
+    print(f"database migrated to {args.revision}")
+    return 0
+
+
+def _oag_generate(args: argparse.Namespace) -> int:
+    del args
+    from app.core.config import PROJECT_DIR, get_settings
+    from app.oag.spec import generate_files
+    from app.panel.core.oag import DOCS_PATH
+    from app.panel.core.resource import DeclarationError
+
+    try:
+        written = generate_files(get_settings())
+    except (DeclarationError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        shown = (
+            path.relative_to(PROJECT_DIR) if path.is_relative_to(PROJECT_DIR) else path
+        )
+        print(f"wrote {shown}")
+    print(f"Documentation - {DOCS_PATH}")
+    return 0
+
+
+def _jwt_secret(args: argparse.Namespace) -> int:
+    del args
+    from app.core.tokens import make_secret
+
+    print(make_secret())
+    return 0
+
+
+def _create_user(args: argparse.Namespace) -> int:
+    from app.core.user_command import create_user_command
+
+    return create_user_command(
+        args.email, name=args.name, password_stdin=args.password_stdin
+    )
+
+
+def _add_create_user(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    user = commands.add_parser(
+        "create-user",
+        help="add a user who may log into the panel (asks for the password)",
+    )
+    user.add_argument("email", help="the login name")
+    user.add_argument("--name", default="", help="shown in the panel")
+    user.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from standard input instead of asking",
+    )
+    user.set_defaults(handler=_create_user)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Serve the admin panel, migrate its database, or write its spec.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    serve = commands.add_parser("serve", help="serve the panel with uvicorn")
+    serve.add_argument("--host", default="127.0.0.1", help="default: %(default)s")
+    serve.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
+    serve.add_argument(
+        "--reload", action="store_true", help="restart when the code changes"
+    )
+    serve.set_defaults(handler=_serve)
+
+    migrate = commands.add_parser(
+        "migrate", help="bring the database schema up to date"
+    )
+    migrate.add_argument(
+        "--revision", default="head", help="target revision (default: %(default)s)"
+    )
+    migrate.set_defaults(handler=_migrate)
+
+    oag = commands.add_parser(
+        "oag:generate",
+        help="write the OpenAPI spec (OAG_PATH and its .json twin) from the resources",
+        description=(
+            "Build the OpenAPI document from the resources as they are in the code "
+            "(app.resources.RESOURCES) and write it as YAML to OAG_PATH "
+            "(resources/oag.yaml unless configured otherwise) and as JSON beside it."
+        ),
+    )
+    oag.set_defaults(handler=_oag_generate)
+    _add_create_user(commands)
+    secret = commands.add_parser(
+        "jwt:secret",
+        help="print a new JWT_SECRET (32 random bytes, base64)",
+    )
+    secret.set_defaults(handler=_jwt_secret)
+    return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number (0-65535)")
+    return int(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command named in ``argv``; returns the exit code."""
+    args = _parser().parse_args(argv)
+    error = _configuration_error()
+    if error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Related records of belongs-to fields: labels in tables, options in forms.
+
+A related record is labelled by its resource's first text field (its key when it has
+none), as the select boxes of MoonShine's ``BelongsTo`` are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Column, Connection, Table, select
+
+from .core import fields as kernel
+from .core.resource import Resource
+from .registry import PanelResource, Registry
+
+# A select box with more options than this is no help; the list stops there.
+MAX_OPTIONS = 1000
+_TEXT = (kernel.Text, kernel.Email)
+
+Labels = dict[str, dict[Any, str]]
+
+
+@dataclass(frozen=True)
+class Target:
+    """The resource a belongs-to field refers to, and the columns to show of it."""
+
+    field: str
+    panel: PanelResource
+    key: Column[Any]
+    label: Column[Any]
+
+
+def label_field(resource: type[Resource]) -> kernel.Field:
+    """The field naming a record of ``resource``: its first text field, or its key."""
+    for field in resource.readable_fields:
+        if isinstance(field, _TEXT) and not field.key:
+            return field
+    return resource.key_field
+
+
+def targets(registry: Registry, panel: PanelResource) -> list[Target]:
+    """The related resources of ``panel``'s belongs-to fields."""
+    found = []
+    for field in panel.resource.readable_fields:
+        if isinstance(field, kernel.BelongsTo):
+            target = registry.get(field.resource)
+            table: Table = target.resource.model.__table__
+            label = label_field(type(target.resource)).name
+            key = table.c[target.resource.key_name()]
+            found.append(Target(field.name, target, key, table.c[label]))
+    return found
+
+
+def _label(key: Any, label: Any) -> str:
+    return f"#{key}" if label is None or label == "" else str(label)
+
+
+def load_labels(
+    connection: Connection,
+    found: Iterable[Target],
+    records: Iterable[Mapping[str, Any]],
+) -> Labels:
+    """For each field, the labels of the related records ``records`` refer to."""
+    rows = list(records)
+    labels: Labels = {}
+    for target in found:
+        keys = {r[target.field] for r in rows if r.get(target.field) is not None}
+        statement = select(target.key, target.label).where(target.key.in_(keys))
+        result = connection.execute(statement) if keys else []
+        labels[target.field] = {key: _label(key, label) for key, label in result}
+    return labels
+
+
+def load_options(
+    connection: Connection, found: Iterable[Target]
+) -> dict[str, list[tuple[Any, str]]]:
+    """For each field, the records it may refer to, in label order."""
+    options = {}
+    for target in found:
+        statement = (
+            select(target.key, target.label)
+            .order_by(target.label, target.key)
+            .limit(MAX_OPTIONS)
+        )
+        rows = connection.execute(statement)
+        options[target.field] = [(key, _label(key, label)) for key, label in rows]
+    return options

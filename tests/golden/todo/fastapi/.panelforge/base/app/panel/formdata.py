@@ -1,0 +1,103 @@
+"""HTML form submissions: read once within the size limit, and ``_method`` applied.
+
+Browsers only send GET and POST, so a POST form names the method it stands for in a
+``_method`` field (PUT, PATCH or DELETE), as Laravel's forms do. This middleware reads
+urlencoded bodies of state-changing requests before routing (the route depends on the
+method), keeps their fields in the scope for the CSRF check and the redirect target,
+and hands the same bytes on to the route.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from starlette.requests import HTTPConnection, Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.config import Settings
+
+from .errorpages import error_response
+from .errors import PayloadTooLarge
+
+FORM_KEY = "panel.form"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_OVERRIDES = frozenset({"PUT", "PATCH", "DELETE"})
+_FORM = b"application/x-www-form-urlencoded"
+
+
+def form_value(connection: HTTPConnection, name: str) -> str | None:
+    """The last value of field ``name`` in the submitted form, if there was one."""
+    pairs: list[tuple[str, str]] = connection.scope.get(FORM_KEY, [])
+    values = [value for key, value in pairs if key == name]
+    return values[-1] if values else None
+
+
+def is_form_submission(connection: HTTPConnection) -> bool:
+    """Whether the request carried an urlencoded form (what HTML forms send)."""
+    return FORM_KEY in connection.scope
+
+
+class FormMiddleware:
+    """Buffers urlencoded bodies of state-changing requests and applies ``_method``."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.limit = settings.max_body_size
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not _is_form(scope):
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await _read(scope, receive, self.limit)
+        except PayloadTooLarge as exc:
+            await error_response(Request(scope), exc)(scope, receive, send)
+            return
+        pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        scope[FORM_KEY] = pairs
+        override = (form_value(HTTPConnection(scope), "_method") or "").upper()
+        if scope["method"] == "POST" and override in _OVERRIDES:
+            scope["method"] = override
+        await self.app(scope, _replay(body, receive), send)
+
+
+def _is_form(scope: Scope) -> bool:
+    if scope["type"] != "http" or scope["method"] not in UNSAFE_METHODS:
+        return False
+    headers = dict(scope["headers"])
+    media_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    return media_type == _FORM
+
+
+async def _read(scope: Scope, receive: Receive, limit: int) -> bytes:
+    too_large = PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+    declared = dict(scope["headers"]).get(b"content-length", b"")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

@@ -1,0 +1,53 @@
+"""The panel's JSON answers, serialised with orjson straight into a response.
+
+Records are plain dicts built from database rows; orjson writes dates, UUIDs and
+datetimes itself (naive datetimes, as SQLite returns them, are UTC).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from fastapi import Response
+
+_OPTIONS = orjson.OPT_NAIVE_UTC
+
+
+def json_response(
+    body: Any, *, status_code: int = 200, headers: Mapping[str, str] | None = None
+) -> Response:
+    """``body`` as ``application/json``."""
+    return Response(
+        orjson.dumps(body, option=_OPTIONS),
+        status_code=status_code,
+        headers=headers,
+        media_type="application/json",
+    )
+
+
+def saved_response(
+    record: Mapping[str, Any],
+    *,
+    redirect: str,
+    status_code: int = 200,
+    location: str | None = None,
+) -> Response:
+    """The answer to a create or an update: a toast, the form page and the record."""
+    body = {
+        "message": "Saved",
+        "messageType": "success",
+        "redirect": redirect,
+        "data": record,
+    }
+    headers = {"Location": location} if location else None
+    return json_response(body, status_code=status_code, headers=headers)
+
+
+def deleted_response(deleted: int | None = None) -> Response:
+    """The answer to a delete; mass deletes also say how many rows went."""
+    body: dict[str, Any] = {"message": "Deleted", "messageType": "success"}
+    if deleted is not None:
+        body["deleted"] = deleted
+    return json_response(body)

@@ -1,0 +1,147 @@
+"""The panel's pages: home, and each resource's index, form and detail pages.
+
+``resource.page`` has two path patterns, with and without ``{resourceItem}``, both under
+that name: ``url_path_for`` picks the one whose parameters are given. This router is
+included last, since ``/resource/{resourceUri}/{pageUri}`` also matches ``…/crud``.
+
+Errors of page requests are pages too (``install_page_errors``); a form that fails
+validation is shown again with its values and the errors beside the fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+
+from .accept import wants_json
+from .errorpages import error_page, error_response
+from .errors import InvalidInput, NotAcceptable, NotFound, PanelError, Unauthenticated
+from .formdata import FORM_KEY, is_form_submission
+from .guards import PANEL_GUARDS
+from .redirects import see_other
+from .registry import PanelResource, Registry
+from .responses import json_response
+from .templating import render
+from .urls import login_url, page_url
+from .views import FRAGMENT, detail_page, form_page, index_page, render_fragment
+
+_FORM_ROUTES = frozenset({"crud.store", "crud.update"})
+
+
+async def page_resource(request: Request) -> PanelResource:
+    """The resource named in the path, for a client that reads pages."""
+    registry: Registry = request.app.state.registry
+    panel = registry.get(request.path_params["resourceUri"])
+    if wants_json(request):
+        raise NotAcceptable(f"This URL serves a page; the JSON API is {panel.crud_url}")
+    return panel
+
+
+Page = Annotated[PanelResource, Depends(page_resource)]
+
+router = APIRouter(dependencies=PANEL_GUARDS, include_in_schema=False)
+
+
+@router.get("", name="index")
+async def home(request: Request) -> Response:
+    """The panel's home: every resource."""
+    registry: Registry = request.app.state.registry
+    resources = [(p.resource, page_url(p.uri, "index-page")) for p in registry]
+    return render(request, "panel/home.html", {"resources": resources})
+
+
+@router.get("/resource/{resourceUri}/{pageUri}", name="resource.page")
+async def resource_page(request: Request, panel: Page) -> Response:
+    """A resource's index page (or one of its fragments), or its create form."""
+    page_uri = request.path_params["pageUri"]
+    fragment = request.query_params.get(FRAGMENT)
+    if page_uri == "index-page" and fragment:
+        return await render_fragment(request, panel, page_uri, fragment)
+    if page_uri == "index-page":
+        return await index_page(request, panel)
+    if page_uri == "form-page":
+        return await form_page(request, panel)
+    raise NotFound("Page not found")
+
+
+@router.get("/resource/{resourceUri}/{pageUri}/{resourceItem}", name="resource.page")
+async def resource_item_page(request: Request, panel: Page) -> Response:
+    """A record's edit form or detail page."""
+    key = panel.key(request.path_params["resourceItem"])
+    page_uri = request.path_params["pageUri"]
+    if page_uri == "form-page":
+        return await form_page(request, panel, key)
+    if page_uri == "detail-page":
+        return await detail_page(request, panel, key)
+    raise NotFound("Page not found")
+
+
+async def _form_again(request: Request, exc: InvalidInput) -> Response:
+    registry: Registry = request.app.state.registry
+    panel = registry.get(request.path_params["resourceUri"])
+    item = request.path_params.get("resourceItem")
+    key = None if item is None else panel.key(item)
+    pairs = request.scope.get(FORM_KEY, [])
+    values = {name: value for name, value in pairs if not name.startswith("_")}
+    return await form_page(
+        request, panel, key, values=values, errors=exc.errors, status_code=422
+    )
+
+
+def _to_login(request: Request) -> Response:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return see_other(login_url(target if request.method == "GET" else None))
+
+
+def _unauthenticated(request: Request, exc: Unauthenticated) -> Response:
+    # A challenge (``WWW-Authenticate: Bearer``) means tokens: there is no login page.
+    if exc.headers:
+        body = {"message": exc.message}
+        return json_response(body, status_code=401, headers=exc.headers)
+    return _to_login(request)
+
+
+async def _page_error(request: Request, exc: PanelError) -> Response:
+    route = getattr(request.scope.get("route"), "name", None)
+    if isinstance(exc, Unauthenticated):
+        return _unauthenticated(request, exc)
+    form = is_form_submission(request)
+    if isinstance(exc, InvalidInput) and route in _FORM_ROUTES and form:
+        return await _form_again(request, exc)
+    return error_response(request, exc)
+
+
+async def _http_page(request: Request, exc: HTTPException) -> Response:
+    return error_page(request, exc.status_code, str(exc.detail))
+
+
+async def _input_page(request: Request, exc: RequestValidationError) -> Response:
+    del exc
+    return error_page(request, 422, "The request is not valid.")
+
+
+Handler = Callable[[Request, Any], Awaitable[Response]]
+
+
+def _negotiated(json_handler: Handler, page_handler: Handler) -> Handler:
+    async def handle(request: Request, exc: Any) -> Response:
+        handler = json_handler if wants_json(request) else page_handler
+        return await handler(request, exc)
+
+    return handle
+
+
+def install_page_errors(app: FastAPI) -> None:
+    """Answer errors of page requests with pages; JSON requests keep their handlers."""
+    page_handlers: dict[type[Exception], Handler] = {
+        PanelError: _page_error,
+        HTTPException: _http_page,
+        RequestValidationError: _input_page,
+    }
+    for exc_class, page_handler in page_handlers.items():
+        json_handler = app.exception_handlers[exc_class]
+        app.add_exception_handler(exc_class, _negotiated(json_handler, page_handler))

@@ -1,0 +1,143 @@
+"""A resource and a page the skeleton's tests declare themselves, whatever the manifest.
+
+``GadgetResource`` has its own table on the test database (created and dropped around
+each test that uses ``gadget_app``), so these tests never depend on the manifest's
+resources.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import FastAPI, Request, Response
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.main import create_app
+from app.panel.core.current import current_route
+from app.panel.core.fields import (
+    ID,
+    Boolean,
+    Date,
+    Integer,
+    Number,
+    Select,
+    Text,
+    Textarea,
+)
+from app.panel.core.pages import FormPage, IndexPage, Page
+from app.panel.core.resource import QueryTag, Resource
+
+URI = "gadget-resource"
+CRUD = f"/admin/resource/{URI}/crud"
+
+
+class _Base(DeclarativeBase):
+    metadata = sa.MetaData()
+
+
+class Gadget(_Base):
+    """A row of the tests' own table."""
+
+    __tablename__ = "panel_test_gadgets"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(50))
+    price: Mapped[float | None] = mapped_column(sa.Double)
+    stock: Mapped[int | None] = mapped_column(sa.Integer)
+    active: Mapped[bool] = mapped_column(sa.Boolean, default=True)
+    kind: Mapped[str | None] = mapped_column(sa.String(4))
+    released_on: Mapped[datetime.date | None] = mapped_column(sa.Date)
+    notes: Mapped[str | None] = mapped_column(sa.Text)
+
+
+class GadgetResource(Resource):
+    """The tests' resource; its URI key is the default one, ``gadget-resource``."""
+
+    title = "Gadgets"
+    model = Gadget
+    fields = (
+        ID(),
+        Text("name", max_length=50, required=True),
+        Number("price"),
+        Integer("stock", minimum=0),
+        Boolean("active", default=True),
+        Select("kind", options=("tool", "toy")),
+        Date("released_on"),
+        Textarea("notes", nullable=True),
+    )
+    search = ("name",)
+    query_tags = (QueryTag("active", "Active", {"active": True}),)
+    methods = ("restock", "refuse", "download", "where", "count")
+
+    async def restock(self, request: Request) -> dict[str, Any]:
+        """Answers with its own message."""
+        return {"message": f"Restocked {request.query_params.get('n', '0')}."}
+
+    async def refuse(self, request: Request) -> dict[str, Any]:
+        """Fails validation."""
+        raise ValueError("The stock is locked.")
+
+    async def download(self, request: Request) -> Response:
+        """Answers with a response of its own."""
+        return Response(b"a,b\n", media_type="text/csv")
+
+    async def where(self, request: Request) -> dict[str, Any]:
+        """Where the current-page checks say the request is."""
+        state = current_route()
+        return {"route": state.name if state else None, **page_checks(self)}
+
+    def count(self, request: Request) -> None:
+        """A plain method (run in the thread pool) answering nothing."""
+
+    def not_a_method(self, request: Request) -> dict[str, Any]:
+        """Public, but not in ``methods``: never callable over HTTP."""
+        return {"message": "should not run"}
+
+
+class ReportPage(Page):
+    """A stand-alone page with an async method."""
+
+    title = "Reports"
+    methods = ("rebuild",)
+
+    async def rebuild(self, request: Request) -> dict[str, Any]:
+        """Answers with its own message type."""
+        return {"message": "Rebuilt.", "messageType": "info"}
+
+
+class GadgetListPage(IndexPage):
+    """A resource's own index page class (URI key ``gadget-list-page``)."""
+
+
+class CustomPagesResource(GadgetResource):
+    """The same resource with its own pages; the first is the form."""
+
+    uri = "custom-resource"
+    pages = (FormPage, GadgetListPage)
+
+
+def page_checks(resource: Resource) -> dict[str, bool]:
+    """Every current-page check of ``resource``, by name."""
+    return {
+        "index": resource.is_now_on_index(),
+        "form": resource.is_now_on_form(),
+        "create": resource.is_now_on_create_form(),
+        "update": resource.is_now_on_update_form(),
+        "detail": resource.is_now_on_detail(),
+    }
+
+
+def gadget_app(template: FastAPI, **settings: Any) -> Iterator[FastAPI]:
+    """An app with the settings of ``template`` serving only the tests' resource."""
+    changed = template.state.settings.model_copy(update=settings)
+    application = create_app(changed, resources=[GadgetResource], pages=[ReportPage])
+    engine = application.state.engine
+    _Base.metadata.create_all(engine)
+    try:
+        yield application
+    finally:
+        _Base.metadata.drop_all(engine)
+        engine.dispose()

@@ -1,0 +1,109 @@
+"""The current-page checks, for each named route a request can match.
+
+A test-only router registers the kernel's routes under ``/probe`` with the panel's
+guards; each answers what ``is_now_on_*()`` say during the request. The async method
+route, a real panel route, is checked through the resource's own ``where`` method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.testclient import TestClient
+
+from app.panel.core.routes import ROUTES
+from app.panel.guards import PANEL_GUARDS
+from app.panel.responses import json_response
+from tests.gadgets import GadgetResource, gadget_app, page_checks
+
+NOWHERE = {
+    "index": False,
+    "form": False,
+    "create": False,
+    "update": False,
+    "detail": False,
+}
+INDEX = {**NOWHERE, "index": True}
+DETAIL = {**NOWHERE, "detail": True}
+CREATE = {**NOWHERE, "form": True, "create": True}
+UPDATE = {**NOWHERE, "form": True, "update": True}
+G = "resource/gadget-resource"
+
+
+async def _probe(request: Request) -> Response:
+    return json_response(page_checks(GadgetResource()))
+
+
+def _probe_router() -> APIRouter:
+    router = APIRouter(dependencies=PANEL_GUARDS)
+    for name, route in ROUTES.items():
+        for path in route.paths:
+            router.add_api_route(path, _probe, methods=list(route.methods), name=name)
+    return router
+
+
+@pytest.fixture
+def app(app: FastAPI) -> Iterator[FastAPI]:
+    """The tests' resource, plus the probe routes."""
+    for application in gadget_app(app):
+        application.include_router(_probe_router(), prefix="/probe")
+        yield application
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("GET", f"{G}/crud", INDEX),
+        ("GET", f"{G}/crud/5", DETAIL),
+        ("POST", f"{G}/crud", CREATE),
+        ("PUT", f"{G}/crud/5", UPDATE),
+        ("PATCH", f"{G}/crud/5", UPDATE),
+        ("DELETE", f"{G}/crud/5", INDEX),
+        ("DELETE", f"{G}/crud", INDEX),
+        ("GET", f"{G}/index-page", INDEX),
+        ("GET", f"{G}/form-page", CREATE),
+        ("GET", f"{G}/form-page/5", UPDATE),
+        ("GET", f"{G}/detail-page", DETAIL),
+        ("GET", f"{G}/detail-page/5", DETAIL),
+        ("GET", f"{G}/no-such-page", NOWHERE),
+        ("GET", "resource/other-resource/index-page", NOWHERE),
+        ("GET", "resource/other-resource/crud", NOWHERE),
+        ("GET", f"{G}/handler/export", NOWHERE),
+        ("POST", "method/form-page/gadget-resource", CREATE),
+        ("POST", "method/index-page/gadget-resource", INDEX),
+        ("GET", "component/detail-page/gadget-resource", DETAIL),
+        ("GET", "page/report-page", NOWHERE),
+        ("GET", "", NOWHERE),
+    ],
+)
+def test_checks_answer_for_the_route(
+    client: TestClient, method: str, path: str, expected: dict[str, bool]
+) -> None:
+    response = client.request(method, f"/probe/{path}".rstrip("/"))
+    assert response.status_code == 200, response.text
+    assert response.json() == expected
+
+
+def test_outside_a_request_every_check_is_false() -> None:
+    assert page_checks(GadgetResource()) == NOWHERE
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [("index-page", INDEX), ("form-page", CREATE), ("detail-page", DETAIL)],
+)
+def test_an_async_method_knows_the_page_it_was_called_from(
+    client: TestClient, page: str, expected: dict[str, bool]
+) -> None:
+    response = client.post(
+        f"/admin/method/{page}/gadget-resource", params={"method": "where"}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json() == {
+        "message": "Done.",
+        "messageType": "success",
+        "route": "method",
+        **expected,
+    }

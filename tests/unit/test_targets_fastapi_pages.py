@@ -1,0 +1,37 @@
+"""The context of the emitted page tests (``tests/test_<module>_pages.py``)."""
+
+from __future__ import annotations
+
+import openapi_projects as projects
+
+from generator.targets.fastapi_pages import SCRIPT, pages_test_context, script_field
+
+field = projects.field
+
+
+def test_the_script_field_is_a_plain_text_field_long_enough() -> None:
+    short = field("code", max_length=5)
+    patterned = field("isbn", pattern="^[0-9]+$")
+    chosen = field("genre", enum=("a", "b"))
+    email = field("email", format="email")
+    title = field("title", max_length=len(SCRIPT))
+    found = script_field(
+        projects.resource("Book", short, patterned, chosen, email, title)
+    )
+    assert found is not None and found.name == "title"
+    assert script_field(projects.resource("Book", short, patterned)) is None
+
+
+def test_the_cases_follow_the_resource() -> None:
+    project = projects.project(projects.resource("Book", field("title", required=True)))
+    context = pages_test_context(project.resources[0], project)
+    assert context["has"] == {"required": True, "patch": True, "script": True}
+    index_page = 'INDEX_PAGE = "/admin/resource/book-resource/index-page"'
+    assert index_page in context["constants"]
+
+
+def test_the_library_has_every_case() -> None:
+    library = projects.library()
+    contexts = {r.name: pages_test_context(r, library) for r in library.resources}
+    assert contexts["Book"]["has"]["script"]
+    assert not contexts["Member"]["has"]["script"]
