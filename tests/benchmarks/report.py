@@ -1,0 +1,438 @@
+"""Markdown tables of medians and ratios, the goals, and docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .common import Samples, median
+
+
+@dataclass
+class Goal:
+    """One goal of issue 8 and how this run did."""
+
+    text: str
+    value: str
+    met: bool | None  # None: cannot be measured yet
+
+    def line(self) -> str:
+        """``- [x] text: value`` style, with MET / NOT MET / NOT MEASURED."""
+        verdict = {True: "MET", False: "NOT MET", None: "NOT MEASURED"}[self.met]
+        return f"- **{verdict}**: {self.text} — {self.value}"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A markdown table; columns after the first are right-aligned."""
+    align = ["---"] + ["---:"] * (len(header) - 1)
+    lines = [header, align, *rows]
+    return "\n".join("| " + " | ".join(line) + " |" for line in lines)
+
+
+def num(value: float, digits: int = 0) -> str:
+    """``1,234`` / ``0.52``; an en dash for NaN."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:,.{digits}f}"
+
+
+def seconds(samples: Samples | None, digits: int = 2) -> str:
+    """The median, and the range over the rounds when there are several."""
+    if samples is None or not samples.values:
+        return "–"
+    text = num(samples.median, digits)
+    if len(samples.values) > 1:
+        low, high = min(samples.values), max(samples.values)
+        text += f" [{num(low, digits)}–{num(high, digits)}]"
+    return text
+
+
+def ratio(top: float, bottom: float) -> float:
+    """``top / bottom``, NaN when either is missing."""
+    if not bottom or math.isnan(bottom) or math.isnan(top):
+        return float("nan")
+    return top / bottom
+
+
+def load_range(loads: Sequence[float]) -> str:
+    """The range of 1-minute load averages seen while measuring."""
+    if not loads:
+        return "–"
+    return f"{min(loads):.2f}–{max(loads):.2f}"
+
+
+def machine_section(info: dict[str, str]) -> str:
+    """The machine and versions, one bullet each."""
+    return "\n".join(f"- **{key}**: {value}" for key, value in info.items())
+
+
+_MARK = "<!-- results:{name} -->"
+_END = "<!-- /results:{name} -->"
+
+
+def update_document(path: Path, sections: dict[str, str]) -> None:
+    """Replace each named results block in ``path`` (append the missing ones)."""
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    for name, body in sections.items():
+        start, end = _MARK.format(name=name), _END.format(name=name)
+        block = f"{start}\n{body.strip()}\n{end}"
+        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+        if pattern.search(text):
+            text = pattern.sub(lambda _m, b=block: b, text)
+        else:
+            text = text.rstrip("\n") + f"\n\n{block}\n"
+    path.write_text(text.rstrip("\n") + "\n")
+
+
+# Generation ------------------------------------------------------------------------
+
+
+def generation_report(results: Sequence) -> tuple[str, list[Goal]]:
+    """The generation table (medians [range] in seconds) and its goals."""
+    header = [
+        "Resources",
+        "rounds",
+        "panelforge cold",
+        "ms / resource",
+        "warm no-op",
+        "one-field change",
+        "fastapi-code-generator",
+        "ms / resource",
+        "copier copy (floor)",
+        "cold ÷ fcg",
+    ]
+    rows, notes = [], []
+    for result in results:
+        cold = result.cases.get("cold")
+        fcg = result.cases.get("fastapi-code-generator")
+        rows.append(
+            [
+                str(result.size),
+                str(result.rounds),
+                seconds(cold),
+                num(1000 * cold.median / result.size) if cold else "–",
+                seconds(result.cases.get("warm no-op")),
+                seconds(result.cases.get("one-field change")),
+                seconds(fcg),
+                num(1000 * fcg.median / result.size) if fcg else "–",
+                seconds(result.cases.get("copier copy")),
+                num(ratio(cold.median, fcg.median), 2) if cold and fcg else "–",
+            ]
+        )
+        notes += [f"{result.size} resources: {note}" for note in result.notes]
+        if result.change_summary:
+            notes.append(
+                f"{result.size} resources: the one-field change wrote "
+                f"{result.change_summary}"
+            )
+    loads = [load for r in results for c in r.cases.values() for load in c.loads]
+    body = [
+        "Wall seconds per process, median [min–max] over the rounds; 15 fields per "
+        f"resource. Load average (1 min) after each measurement: {load_range(loads)}.",
+        "",
+        table(header, rows),
+    ]
+    if notes:
+        body += ["", *[f"- {note}" for note in notes]]
+    return "\n".join(body), generation_goals(results)
+
+
+def generation_goals(results: Sequence) -> list[Goal]:
+    """The generation goals of issue 8, judged on this run's medians."""
+    by_size = {r.size: r for r in results}
+    goals = []
+    hundred = by_size.get(100)
+    if hundred and "fastapi-code-generator" in hundred.cases:
+        value = ratio(
+            hundred.cases["cold"].median,
+            hundred.cases["fastapi-code-generator"].median,
+        )
+        goals.append(
+            Goal(
+                "100 resources cold ≤ 0.5× fastapi-code-generator",
+                f"{value:.2f}×",
+                value <= 0.5,
+            )
+        )
+    for case, limit in (("warm no-op", 0.5), ("one-field change", 0.5)):
+        measured = [(r.size, r.cases[case].median) for r in results if case in r.cases]
+        if measured:
+            goals.append(
+                Goal(
+                    f"{case} ≤ {limit} s",
+                    ", ".join(f"{size}: {value:.2f} s" for size, value in measured),
+                    all(value <= limit for _, value in measured),
+                )
+            )
+    sizes = sorted(s for s in by_size if s >= 100 and "cold" in by_size[s].cases)
+    if len(sizes) >= 2:
+        small, large = by_size[sizes[0]], by_size[sizes[-1]]
+        growth = ratio(
+            large.cases["cold"].median / large.size,
+            small.cases["cold"].median / small.size,
+        )
+        goals.append(
+            Goal(
+                "cold cost linear in resources (per-resource time grows ≤ 1.25× "
+                f"from {small.size} to {large.size})",
+                f"{growth:.2f}×",
+                growth <= 1.25,
+            )
+        )
+    return goals
+
+
+# Serving ---------------------------------------------------------------------------
+
+_OPS = ("list", "show", "create")
+
+
+def _med(result, key: str, op: str, attribute: str) -> float:
+    runs = result.runs.get((key, op), [])
+    return median([getattr(run, attribute) for run in runs])
+
+
+def serving_report(result) -> tuple[str, list[Goal]]:
+    """Throughput and latency, ratios and CPU, per-round detail; and the goals."""
+    config = result.config
+    keys = [stack.key for stack in result.stacks]
+    labels = {stack.key: stack.label for stack in result.stacks}
+    speed_rows, ratio_rows = [], []
+    for key in keys:
+        row = [labels[key]]
+        for op in _OPS:
+            row += [
+                num(_med(result, key, op, "rps")),
+                num(_med(result, key, op, "p50_ms"), 1),
+                num(_med(result, key, op, "p99_ms"), 1),
+            ]
+        speed_rows.append(row)
+        ratios = [labels[key]]
+        for base in ("b", "a"):
+            for op in _OPS:
+                value = ratio(
+                    _med(result, key, op, "rps"), _med(result, base, op, "rps")
+                )
+                ratios.append(num(value, 2))
+        ratios.append(
+            " / ".join(num(_med(result, key, op, "server_cpu_ms"), 2) for op in _OPS)
+        )
+        ratio_rows.append(ratios)
+    speed_rows.append(["emitted Django"] + ["not yet generated"] + [""] * 8)
+    header = ["Stack"]
+    for op in _OPS:
+        header += [f"{op} req/s", "p50 ms", "p99 ms"]
+    ratio_header = (
+        ["Stack"]
+        + [f"{op} ÷ {base}" for base in ("b", "a") for op in _OPS]
+        + ["server CPU ms/req (list / show / create)"]
+    )
+    body = [
+        f"{config.rows:,} rows; `wrk -t1 -c{config.connections} -d{config.seconds}s` "
+        f"(create: `-d{config.create_seconds}s`, POST through a Lua script) after a "
+        f"{config.warmup} s warm-up per URL; medians of {config.rounds} interleaved "
+        f"round(s). Load average (1 min) at each server start: "
+        f"{load_range(result.loads)}.",
+        "",
+        table(header, speed_rows),
+        "",
+        table(ratio_header, ratio_rows),
+        "",
+        *_serving_lines(result),
+        "",
+        "Every round (req/s; others' CPU = cores busy with processes other than the "
+        "server and wrk during the run):",
+        "",
+        _rounds_table(result, keys, labels),
+    ]
+    if result.notes:
+        body += ["", *[f"- {note}" for note in result.notes]]
+    return "\n".join(body), serving_goals(result)
+
+
+def _rps_ratio(result, top: str, bottom: str, op: str) -> float:
+    return ratio(_med(result, top, op, "rps"), _med(result, bottom, op, "rps"))
+
+
+def _gain(result, top: str, bottom: str) -> str:
+    return ", ".join(
+        f"{op} {num(_rps_ratio(result, top, bottom, op), 2)}×" for op in _OPS
+    )
+
+
+_COMPARISONS = (
+    ("Gain from the settings alone, b tuned ÷ b defaults", "b", "b-default"),
+    ("Gain from the settings alone, a tuned ÷ a defaults", "a", "a-default"),
+    ("JWT vs session in the emitted app, JWT ÷ session", "emitted-jwt", "emitted"),
+    ("JWT in the hand-written stack, e ÷ b", "e", "b"),
+)
+
+
+def _serving_lines(result) -> list[str]:
+    keys = {stack.key for stack in result.stacks}
+    pragmas = "; ".join(result.pragmas) or "none"
+    lines = [f"- SQLite settings of the emitted app, given to a–e: `{pragmas}`."]
+    for text, top, bottom in _COMPARISONS:
+        if {top, bottom} <= keys:
+            lines.append(f"- {text}: {_gain(result, top, bottom)}.")
+    return lines
+
+
+def _rounds_table(result, keys: Sequence[str], labels: dict[str, str]) -> str:
+    rounds = result.config.rounds
+    header = ["Stack", "op"] + [f"round {n + 1}" for n in range(rounds)]
+    header.append("others' CPU (cores)")
+    rows = []
+    for key in keys:
+        for op in _OPS:
+            runs = result.runs.get((key, op), [])
+            cells = [num(run.rps) for run in runs] + ["–"] * (rounds - len(runs))
+            others = " / ".join(num(run.others_cores, 2) for run in runs)
+            rows.append([labels[key], op, *cells, others])
+    return table(header, rows)
+
+
+def serving_goals(result) -> list[Goal]:
+    """The serving goals of issue 8, on this run's medians."""
+    goals = []
+    checks = (
+        ("emitted FastAPI list ≥ 2× hand-written (b)", "list", "b", 2.0),
+        ("emitted FastAPI show ≥ 4× hand-written (b)", "show", "b", 4.0),
+        ("emitted FastAPI list ≥ 0.6× raw Starlette (a)", "list", "a", 0.6),
+    )
+    for text, op, base, limit in checks:
+        value = ratio(_med(result, "emitted", op, "rps"), _med(result, base, op, "rps"))
+        met = None if math.isnan(value) else value >= limit
+        goals.append(Goal(text, f"{num(value, 2)}×", met))
+    keys = {stack.key for stack in result.stacks}
+    if {"emitted", "emitted-jwt"} <= keys:
+        kept = {op: _rps_ratio(result, "emitted-jwt", "emitted", op) for op in _OPS}
+        cpu = {
+            op: ratio(
+                _med(result, "emitted-jwt", op, "server_cpu_ms"),
+                _med(result, "emitted", op, "server_cpu_ms"),
+            )
+            for op in _OPS
+        }
+        goals.append(
+            Goal(
+                "JWT costs ≤ 10%: emitted JWT ÷ emitted session ≥ 0.90 in req/s",
+                ", ".join(f"{op} {num(value, 2)}×" for op, value in kept.items())
+                + " (server CPU per request, JWT ÷ session: "
+                + ", ".join(f"{op} {num(value, 2)}×" for op, value in cpu.items())
+                + ")",
+                all(value >= 0.9 for value in kept.values()),
+            )
+        )
+    else:
+        goals.append(Goal("JWT costs ≤ 10%", "JWT rows skipped", None))
+    goals.append(
+        Goal(
+            "emitted Django list ≥ 1.5× and show ≥ 1.3× DRF", "not yet generated", None
+        )
+    )
+    return goals
+
+
+# Scale -----------------------------------------------------------------------------
+
+
+def scale_report(result) -> tuple[str, list[Goal]]:
+    """SQL timings, HTTP latency per size and page, and the goal."""
+    config = result.config
+    sql_rows = []
+    for (backend, settings, rows), timings in sorted(result.sql.items()):
+        sql_rows.append(
+            [f"{backend}, {settings}", f"{rows:,}"]
+            + [num(value, 3) for value in timings.values()]
+        )
+    names = next(iter(result.sql.values())).keys() if result.sql else []
+    http_rows = []
+    pages = ("page 1", "deep page")
+    for (backend, rows, page), runs in sorted(
+        result.http.items(), key=lambda item: (*item[0][:2], pages.index(item[0][2]))
+    ):
+        p50 = median([r.p50_ms for r in runs])
+        count = _count_ms(result, backend, rows)
+        http_rows.append(
+            [
+                backend,
+                f"{rows:,}",
+                page,
+                num(p50, 1),
+                num(median([r.p99_ms for r in runs]), 1),
+                num(median([r.rps for r in runs]), 1),
+                num(median([r.server_cpu_ms for r in runs]), 2),
+                num(count, 2),
+                f"{num(100 * count / p50)}%" if p50 else "–",
+            ]
+        )
+    builds = ", ".join(
+        f"{backend} {rows:,}: {value:.1f} s"
+        for (backend, rows), value in result.build_seconds.items()
+    )
+    body = [
+        "SQL alone, in-process, ms (median of "
+        f"{config.repeats} after one warm-up run; the deep page is the middle one):",
+        "",
+        table(["Backend, settings", "rows", *[f"{n} ms" for n in names]], sql_rows),
+        "",
+        "The emitted app's list over HTTP at one connection (`wrk -t1 -c1 "
+        f"-d{config.seconds}s`), medians of {config.rounds} interleaved round(s); load "
+        f"average (1 min) at each start: {load_range(result.loads)}:",
+        "",
+        table(
+            [
+                "Backend",
+                "rows",
+                "page",
+                "p50 ms",
+                "p99 ms",
+                "req/s",
+                "server CPU ms/req",
+                "COUNT(*) ms (SQL)",
+                "COUNT ÷ p50",
+            ],
+            http_rows,
+        ),
+        "",
+        f"- Building the databases (migrate, one INSERT … SELECT, user): {builds}.",
+    ]
+    body += [f"- {note}" for note in result.notes]
+    return "\n".join(body), scale_goals(result)
+
+
+def _count_ms(result, backend: str, rows: int) -> float:
+    """The SQL-only COUNT(*) time with the settings the emitted app uses."""
+    settings = "emitted settings" if backend == "sqlite" else "server defaults"
+    return result.sql.get((backend, settings, rows), {}).get("COUNT(*)", float("nan"))
+
+
+def scale_goals(result) -> list[Goal]:
+    """Page latency must not grow with the table (p50, largest ÷ smallest size)."""
+    goals = []
+    sizes = sorted({rows for (_, rows, _) in result.http})
+    if len(sizes) < 2:
+        return [
+            Goal("page latency does not grow with table size", "one size only", None)
+        ]
+    small, large = sizes[0], sizes[-1]
+    for backend in sorted({b for (b, _, _) in result.http}):
+        for page in ("page 1", "deep page"):
+            before = result.http.get((backend, small, page), [])
+            after = result.http.get((backend, large, page), [])
+            growth = ratio(
+                median([r.p50_ms for r in after]), median([r.p50_ms for r in before])
+            )
+            goals.append(
+                Goal(
+                    f"{backend}, {page}: latency does not grow with table size "
+                    f"(p50 at {large:,} ÷ at {small:,} rows ≤ 1.5)",
+                    f"{num(growth, 1)}×",
+                    None if math.isnan(growth) else growth <= 1.5,
+                )
+            )
+    return goals
