@@ -50,6 +50,16 @@ class Project:
             timeout=300,
         ).stdout
 
+    def create_user(self, database_url: str) -> None:
+        """Add the benchmark's panel user (``create-user --password-stdin``)."""
+        self.app(
+            database_url,
+            "create-user",
+            EMAIL,
+            "--password-stdin",
+            stdin=PASSWORD + "\n",
+        )
+
     def server(self, database_url: str, log: Path) -> Server:
         """The project served by uvicorn like every other stack (one worker)."""
         return Server(

@@ -30,6 +30,7 @@ from . import report  # noqa: E402
 from .common import HOME, ROOT, load_average, machine  # noqa: E402
 from .generation import GenerationConfig, run_generation  # noqa: E402
 from .scale import ScaleConfig, run_scale  # noqa: E402
+from .servers import uvicorn_stack  # noqa: E402
 from .serving import ServingConfig, run_serving  # noqa: E402
 
 SECTIONS = ("generation", "serving", "scale")
@@ -133,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     info = machine()
+    info["servers"] = f"uvicorn with {uvicorn_stack()}; gunicorn sync worker"
     print("# panelforge benchmarks" + (" (quick)" if args.quick else ""), flush=True)
     print(report.machine_section(info), flush=True)
 

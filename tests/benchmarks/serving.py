@@ -9,6 +9,7 @@ then for list, show and create: a warm-up run, then the measured run (wrk).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -88,13 +89,7 @@ def prepare(work: Path, rows: int, log: Callable[[str], None]) -> Setup:
     url = f"sqlite:///{master}"
     session.app(url, "migrate")
     seed.seed_sqlite(master, rows)
-    session.app(
-        url,
-        "create-user",
-        emitted.EMAIL,
-        "--password-stdin",
-        stdin=emitted.PASSWORD + "\n",
-    )
+    session.create_user(url)
     pragmas = emitted.sqlite_pragmas(session.path)
     if pragmas is None:
         notes.append("app/core/db.py has no _SQLITE_PRAGMAS: baselines run untuned")
@@ -112,8 +107,6 @@ def prepare(work: Path, rows: int, log: Callable[[str], None]) -> Setup:
 
 
 def _baseline_env(db: Path, pragmas: list[str], **extra: str) -> dict[str, str]:
-    import os
-
     env = {**os.environ, "BENCH_DB": str(db), "BENCH_PRAGMAS": json.dumps(pragmas)}
     return {**env, **extra}
 
@@ -270,8 +263,6 @@ def run_serving(
     config: ServingConfig, work: Path, log: Callable[[str], None]
 ) -> ServingResult:
     """Measure every stack over the rounds."""
-    import os
-
     result = ServingResult(config)
     work.mkdir(parents=True, exist_ok=True)
     setup = prepare(work, config.rows, log)
