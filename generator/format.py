@@ -2,6 +2,13 @@
 
 The cache maps (black version, mode, SHA-256 of the input) to black's output, so a warm
 regeneration formats nothing. It may only change speed, never bytes.
+
+Files rendered from templates the target declares black-stable (their render is
+black's output: ``tests/unit/test_templates_black.py`` and ``tests/unit/test_format.py``
+prove it) skip black unless :func:`looks_black_stable` finds one of the few things a
+manifest value could bring that black would change (a line too long or too wide,
+trailing whitespace, a tab, a single-quoted string); those go through black. Either way
+the bytes are black's.
 """
 
 from __future__ import annotations
@@ -9,14 +16,49 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
 
 from .errors import TemplateError
 
 LINE_LENGTH = 88
+# Comments and string literals, met left to right as the tokenizer meets them (string
+# prefixes aside): a match that opens with a single quote is a string black may
+# requote. Triple quotes come first, so that three quotes are not read as two and one.
+_STRINGS_AND_COMMENTS = re.compile(
+    r"#[^\n]*"
+    r'|"""(?:\\.|[^\\])*?"""'
+    r"|'''(?:\\.|[^\\])*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'(?:\\.|[^'\\\n])*'",
+    re.DOTALL,
+)
+_ASCII_LINE = re.compile(r"[\x00-\x7f]*\Z")
+
+
+def looks_black_stable(source: str) -> bool:
+    """Whether the render of a black-stable template can be kept as it is.
+
+    False when a line is longer than black's limit (non-ASCII characters count
+    double, as wide ones do for black), ends in a space, or holds a tab, a carriage
+    return, a form feed or a vertical tab, or when a string literal is single-quoted:
+    the ways a manifest value could make black change a render that is otherwise
+    black's output.
+    """
+    if any(c in source for c in "\t\r\f\v"):
+        return False
+    for line in source.split("\n"):
+        width = len(line) if _ASCII_LINE.match(line) else 2 * len(line)
+        if width > LINE_LENGTH or line.endswith(" "):
+            return False
+    if "'" not in source:
+        return True
+    return not any(
+        m.group().startswith("'") for m in _STRINGS_AND_COMMENTS.finditer(source)
+    )
 
 
 class FormatCache:
@@ -56,10 +98,15 @@ class FormatCache:
 
 
 class Formatter:
-    """Formats Python sources with black, consulting a cache first."""
+    """Formats Python sources with black, consulting a cache first.
 
-    def __init__(self, cache: FormatCache) -> None:
+    ``trusted`` holds the paths rendered from black-stable templates, which skip black
+    when :func:`looks_black_stable` agrees.
+    """
+
+    def __init__(self, cache: FormatCache, trusted: Collection[str] = ()) -> None:
         self.cache = cache
+        self.trusted = trusted
 
     @staticmethod
     def _key(source: str) -> str:
@@ -77,14 +124,11 @@ class Formatter:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        try:
-            ast.parse(source, filename=path)
-        except SyntaxError as exc:
-            raise TemplateError(
-                f"{path}:{exc.lineno}: generated code is not Python ({exc.msg}).\n"
-                "This is a bug in panelforge; please report it with your manifest."
-            ) from exc
-        formatted = _format_str(source)
+        _check_syntax(path, source)
+        if path in self.trusted and looks_black_stable(source):
+            formatted = source
+        else:
+            formatted = _format_str(source)
         self.cache.put(key, formatted)
         return formatted
 
@@ -94,6 +138,17 @@ class Formatter:
             path: self.format(path, text) if path.endswith(".py") else text
             for path, text in sources.items()
         }
+
+
+def _check_syntax(path: str, source: str) -> None:
+    """Parse first: a syntax error names the file instead of surfacing from black."""
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        raise TemplateError(
+            f"{path}:{exc.lineno}: generated code is not Python ({exc.msg}).\n"
+            "This is a bug in panelforge; please report it with your manifest."
+        ) from exc
 
 
 @cache

@@ -22,7 +22,7 @@ from .build import build_project
 from .checks import semantic_issues
 from .composer import compose
 from .errors import Issue, ManifestInvalidError, ManifestSyntaxError
-from .schema import schema_issues
+from .schema import CleanResources, schema_issues
 from .yamlnodes import line_column
 
 MAX_BYTES = 1024 * 1024
@@ -31,9 +31,16 @@ __all__ = ["MAX_BYTES", "load_manifest", "parse_manifest"]
 
 
 def load_manifest(
-    path: str | os.PathLike[str], *, display_name: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    display_name: str | None = None,
+    cache_dir: Path | None = None,
 ) -> ir.Project:
-    """Read, check and resolve the manifest file at ``path``."""
+    """Read, check and resolve the manifest file at ``path``.
+
+    With ``cache_dir``, resources that passed the schema before are not checked
+    again (:class:`generator.schema.CleanResources`); the outcome is the same.
+    """
     file = display_name if display_name is not None else os.fsdecode(path)
     try:
         with Path(path).open("rb") as stream:
@@ -49,10 +56,12 @@ def load_manifest(
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ManifestSyntaxError(file, [_not_utf8(file, data, exc)]) from None
-    return parse_manifest(text, file)
+    return parse_manifest(text, file, cache_dir=cache_dir)
 
 
-def parse_manifest(text: str, file_name: str) -> ir.Project:
+def parse_manifest(
+    text: str, file_name: str, *, cache_dir: Path | None = None
+) -> ir.Project:
     """Check and resolve manifest ``text``; ``file_name`` names it in messages."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise ManifestSyntaxError(file_name, [_too_large(file_name)])
@@ -64,7 +73,7 @@ def parse_manifest(text: str, file_name: str) -> ir.Project:
         raise ManifestInvalidError(
             file_name, [_issue(file_name, "the manifest is empty", "M015", hint)]
         )
-    issues = schema_issues(document)
+    issues = schema_issues(document, CleanResources(cache_dir))
     issues += semantic_issues(document)
     if issues:
         raise ManifestInvalidError(file_name, _distinct(issues))

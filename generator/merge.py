@@ -54,7 +54,7 @@ def is_mergeable(data: bytes) -> bool:
     """Whether a line merge of ``data`` makes sense: text, and not a bundled asset."""
     if len(data) > MAX_MERGE_BYTES or not is_text(data):
         return False
-    return max(len(line) for line in data.split(b"\n")) <= MAX_MERGE_LINE
+    return max(map(len, data.split(b"\n"))) <= MAX_MERGE_LINE
 
 
 def has_conflict_markers(data: bytes) -> bool:

@@ -7,6 +7,7 @@ helpers and the spec agree.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -23,10 +24,16 @@ CRUD_ROUTES = (
 
 def words(name: str) -> list[str]:
     """Split ``BookAuthor``, ``book_author`` or ``book-author`` into words."""
+    return list(_words(name))
+
+
+@cache
+def _words(name: str) -> tuple[str, ...]:
+    # Names recur across a project's files: split each once.
     parts: list[str] = []
     for chunk in re.split(r"[_\-\s]+", name):
         parts += [p.lower() for p in _CAMEL_BOUNDARY.split(chunk) if p]
-    return parts
+    return tuple(parts)
 
 
 def kebab(name: str) -> str:
@@ -71,6 +78,7 @@ def table_name(name: str) -> str:
     return "_".join(parts)
 
 
+@cache
 def humanize(name: str) -> str:
     """``published_on`` → ``Published on`` (default field label)."""
     text = " ".join(words(name))

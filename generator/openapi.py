@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
@@ -118,10 +119,21 @@ def build_spec(project: ir.Project) -> dict[str, Any]:
         raise SpecError(f"{project.manifest_name}: {exc}") from exc
 
 
-def dump_spec(doc: dict[str, Any]) -> tuple[str, str]:
-    """The document as (YAML text, JSON text), as ``oag:generate`` writes them."""
+def dump_spec(
+    doc: dict[str, Any], cache_dir: Path | None = None, name: str = ""
+) -> tuple[str, str]:
+    """The document as (YAML text, JSON text), as ``oag:generate`` writes them.
+
+    With ``cache_dir``, the texts of the parts that did not change since the last spec
+    written under ``name`` are reused (:mod:`generator.spec_text`): same bytes.
+    """
     kernel = load_kernel()
-    return kernel.openapi.dump_yaml(doc), kernel.openapi.dump_json(doc)
+    if cache_dir is None:
+        return kernel.openapi.dump_yaml(doc), kernel.openapi.dump_json(doc)
+    from .spec_text import SpecTextCache, dump_texts, writers_fingerprint
+
+    cache = SpecTextCache(cache_dir, name, writers_fingerprint(kernel_dir()))
+    return dump_texts(doc, kernel.openapi.dump_yaml, kernel.openapi.dump_json, cache)
 
 
 def render_spec(project: ir.Project) -> tuple[str, str]:

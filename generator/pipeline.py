@@ -10,7 +10,8 @@ user's edits (:mod:`generator.regenerate`) and adding a migration for schema cha
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import ModuleType
@@ -23,7 +24,6 @@ from .output import Output, owner_of, render_skeleton_files
 from .paths import user_cache_dir
 from .plan import FilePlan
 from .regenerate import FileChange, Update, bookkeeping, next_state
-from .render import render_plans
 from .state import (
     MANIFEST_COPY,
     STATE_FILE,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 Progress = Callable[[str], None]
 
-SUPPORTED_FRAMEWORKS = ("fastapi",)
+SUPPORTED_FRAMEWORKS = ("fastapi", "django")
 
 
 def _quiet(_step: str) -> None:
@@ -51,6 +51,10 @@ class Caches:
     black: Path | None
     spec: Path | None
     skeleton: Path | None = None
+    runs: Path | None = None  # stamps of completed runs: a no-op rerun stops early
+    templates: Path | None = None  # Jinja's compiled templates
+    spec_text: Path | None = None  # the spec's texts, by part
+    manifest: Path | None = None  # resources that passed the manifest schema
 
     @classmethod
     def default(cls, enabled: bool = True) -> Caches:
@@ -58,7 +62,15 @@ class Caches:
         if not enabled:
             return cls(None, None)
         root = user_cache_dir()
-        return cls(root / "black", root / "spec", root / "skeleton")
+        return cls(
+            root / "black",
+            root / "spec",
+            root / "skeleton",
+            root / "runs",
+            root / "jinja",
+            root / "spec-text",
+            root / "manifest",
+        )
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,18 @@ def target_for(project: ir.Project) -> ModuleType:
     return importlib.import_module(f"generator.targets.{project.framework}")
 
 
+def refuse_framework_switch(project: ir.Project, dest: Path) -> None:
+    """A project keeps its framework: regenerating it as another is refused."""
+    recorded = read_state(dest).project.framework
+    if project.framework != recorded:
+        raise OutputError(
+            f"{dest} is a {recorded} project; the manifest asks for "
+            f"{project.framework}\n"
+            f"  hint: pass --framework {recorded} to regenerate it, or generate the "
+            f"{project.framework} project into another folder"
+        )
+
+
 def spec_paths(project: ir.Project) -> tuple[str, str]:
     """Where the YAML and JSON specs go, relative to the project root."""
     yaml_path = PurePosixPath(project.docs.path)
@@ -90,21 +114,27 @@ def build_project_files(
     *,
     caches: Caches | None = None,
     progress: Progress = _quiet,
+    skip: Collection[str] = (),
 ) -> ProjectFiles:
-    """Render, format and spec-check every manifest-dependent file, in memory."""
+    """Render, format and spec-check every manifest-dependent file, in memory.
+
+    Files named in ``skip`` are left out (a regeneration never rewrites a migration
+    it wrote before, so it need not render one).
+    """
     from .openapi import build_spec, dump_spec
     from .validate import validate_spec
 
     target = target_for(project)
     caches = caches or Caches.default()
-    plans: list[FilePlan] = target.plan_files(project)
+    plans = [p for p in target.plan_files(project) if p.path not in skip]
     progress(f"rendering {len(plans)} files for {len(project.resources)} resources")
-    formatted = render_files(plans, caches)
+    formatted = render_files(plans, caches, stable_templates(target))
     progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
     validate_spec(doc, source=project.docs.path, cache_dir=caches.spec)
-    yaml_text, json_text = dump_spec(doc)
     yaml_path, json_path = spec_paths(project)
+    name = f"{project.framework}\0{project.name}\0{yaml_path}"
+    yaml_text, json_text = dump_spec(doc, caches.spec_text, name)
     formatted[yaml_path] = yaml_text
     formatted[json_path] = json_text
     owners = {plan.path: plan.owner for plan in plans}
@@ -114,9 +144,23 @@ def build_project_files(
     )
 
 
-def render_files(plans: list[FilePlan], caches: Caches) -> dict[str, str]:
-    """Render plans and format the Python among them (black, cached)."""
-    return Formatter(FormatCache(caches.black)).format_all(render_plans(plans))
+def stable_templates(target: ModuleType) -> frozenset[str]:
+    """The target's templates whose render is black's output (none if undeclared)."""
+    return frozenset(getattr(target, "BLACK_STABLE_TEMPLATES", ()))
+
+
+def render_files(
+    plans: list[FilePlan], caches: Caches, stable: Collection[str] = ()
+) -> dict[str, str]:
+    """Render plans and format the Python among them (black, cached).
+
+    Files of the ``stable`` templates skip black where that gives black's bytes.
+    """
+    from .render import render_plans  # Jinja: not needed by a no-op run
+
+    trusted = {plan.path for plan in plans if plan.template in stable}
+    formatter = Formatter(FormatCache(caches.black), trusted)
+    return formatter.format_all(render_plans(plans, caches.templates))
 
 
 def render_output(
@@ -124,10 +168,11 @@ def render_output(
     *,
     caches: Caches | None = None,
     progress: Progress = _quiet,
+    skip: Collection[str] = (),
 ) -> Output:
     """Everything ``project`` generates, in memory: its files and the skeleton."""
     target = target_for(project)
-    files = build_project_files(project, caches=caches, progress=progress)
+    files = build_project_files(project, caches=caches, progress=progress, skip=skip)
     progress("rendering the project skeleton with copier")
     skeleton_dir = (caches or Caches.default()).skeleton
     output = Output()
@@ -164,7 +209,10 @@ def complete_project(
 
 
 def _load(
-    manifest: Path, dest: Path, framework: ir.Framework | None
+    manifest: Path,
+    dest: Path,
+    framework: ir.Framework | None,
+    caches: Caches | None = None,
 ) -> tuple[ir.Project, bytes]:
     """The project and the manifest's bytes; DEST's own copy keeps its recorded name."""
     from .manifest import load_manifest
@@ -173,7 +221,8 @@ def _load(
     copy = dest / MANIFEST_COPY
     if copy.is_file() and manifest.resolve() == copy.resolve():
         display_name = read_state(dest).manifest_name
-    project = load_manifest(manifest, display_name=display_name)
+    cache_dir = caches.manifest if caches is not None else None
+    project = load_manifest(manifest, display_name=display_name, cache_dir=cache_dir)
     if framework is not None:
         project = project.replace_framework(framework)
     target_for(project)
@@ -199,25 +248,44 @@ def generate(
     from .writer import check_destination, replace_directory, staging_area, write_tree
 
     progress(f"loading {manifest}")
-    project, source = _load(manifest, dest, framework)
     caches = Caches.default(use_cache)
+    options = _run_options(manifest, dest, framework)
     if not force and has_state(dest):
-        from .update import regenerate_project
+        from .update import regenerate_project, remember_run, up_to_date
 
-        return regenerate_project(
+        done = up_to_date(manifest, dest, options, caches.runs, dry_run=dry_run)
+        if done is not None:
+            return done
+        project, source = _load(manifest, dest, framework, caches)
+        refuse_framework_switch(project, dest)
+        update = regenerate_project(
             project, source, dest, caches=caches, dry_run=dry_run, progress=progress
         )
+        if not dry_run and not update.conflicts:
+            remember_run(dest, source, options, caches.runs)
+        return update
+    project, source = _load(manifest, dest, framework, caches)
     check_destination(dest, force=force)
     output = render_output(project, caches=caches, progress=progress)
     state = next_state(project, output, source, None, generator_version())
     files = {**output.files, **bookkeeping(state, output, source)}
     added = tuple(FileChange(p, "added", None, d) for p, d in sorted(files.items()))
     if not dry_run:
+        from .update import remember_run
+
         with staging_area(dest) as stage:
             write_tree(stage, files)
             progress(f"writing {dest}")
             replace_directory(stage, dest)
+        remember_run(dest, source, options, caches.runs)
     return Update(project, added, dry_run=dry_run, fresh=True)
+
+
+def _run_options(manifest: Path, dest: Path, framework: str | None) -> str:
+    """What of a run's arguments, besides the manifest's bytes, shapes its output."""
+    copy = dest / MANIFEST_COPY
+    is_copy = copy.is_file() and manifest.resolve() == copy.resolve()
+    return "\0".join((os.fsdecode(manifest), str(is_copy), framework or ""))
 
 
 def check(
@@ -240,10 +308,9 @@ def check(
     manifest = manifest if manifest is not None else dest / MANIFEST_COPY
     progress(f"loading {manifest}")
     framework = read_state(dest).project.framework
-    project, source = _load(manifest, dest, framework)
-    return check_project(
-        project, source, dest, caches=Caches.default(use_cache), progress=progress
-    )
+    caches = Caches.default(use_cache)
+    project, source = _load(manifest, dest, framework, caches)
+    return check_project(project, source, dest, caches=caches, progress=progress)
 
 
 def write_spec_only(

@@ -8,9 +8,11 @@ follow see only values of the right shape and skip the rest instead of piling up
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path as FilePath
 from typing import Any
 
 import jsonschema
@@ -77,9 +79,80 @@ def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
     return {key: _inline_refs(value, defs) for key, value in schema.items()}
 
 
-def schema_issues(document: Document) -> list[Issue]:
-    """Every schema problem of ``document``; rejected values become INVALID."""
-    errors = sorted(_validator().iter_errors(document.value), key=_rank)
+class CleanResources:
+    """Resources (their values, exactly) that passed the schema before, on disk.
+
+    The schema checks each resource on its own (``additionalProperties`` of
+    ``resources``), so a resource known to pass need not be checked again: the errors
+    of the rest, and their order, are those of the whole document.
+    """
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+
+    def _marker(self, value: Any) -> FilePath:
+        assert self.directory is not None
+        text = f"{_schema_fingerprint()}\0{value!r}".encode("utf-8", "surrogatepass")
+        key = hashlib.blake2b(text, digest_size=24).hexdigest()
+        return self.directory / key[:2] / key
+
+    def known(self, value: Any) -> bool:
+        """Whether ``value`` passed before."""
+        return self.directory is not None and self._marker(value).is_file()
+
+    def remember(self, value: Any) -> None:
+        """Note that ``value`` passed (a cache that cannot be written is skipped)."""
+        if self.directory is None:
+            return
+        marker = self._marker(value)
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            return
+
+
+@functools.cache
+def _schema_fingerprint() -> str:
+    from importlib.metadata import version
+
+    digest = hashlib.sha256()
+    for source in (paths.specs_dir() / "manifest.schema.json", FilePath(__file__)):
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return f"{digest.hexdigest()} jsonschema {version('jsonschema')}"
+
+
+def _to_check(value: Any, clean: CleanResources) -> tuple[Any, dict[str, Any]]:
+    """The document to validate, and the resources in it not known to pass."""
+    resources = value.get("resources") if isinstance(value, dict) else None
+    if clean.directory is None or not isinstance(resources, dict) or not resources:
+        return value, {}
+    unknown = {n: r for n, r in resources.items() if not clean.known(r)}
+    if len(unknown) == len(resources):
+        return value, unknown
+    # One resource at least stays: ``resources`` must not be empty.
+    kept = unknown or dict([next(iter(resources.items()))])
+    return {**value, "resources": kept}, unknown
+
+
+def schema_issues(
+    document: Document, clean: CleanResources | None = None
+) -> list[Issue]:
+    """Every schema problem of ``document``; rejected values become INVALID.
+
+    With ``clean``, resources that passed before are not checked again.
+    """
+    clean = clean or CleanResources(None)
+    checked, unknown = _to_check(document.value, clean)
+    errors = sorted(_validator().iter_errors(checked), key=_rank)
+    failed = {
+        e.absolute_path[1]
+        for e in errors
+        if len(e.absolute_path) > 1 and e.absolute_path[0] == "resources"
+    }
+    for name, value in unknown.items():
+        if name not in failed:
+            clean.remember(value)
     issues: dict[tuple[Any, ...], Issue] = {}  # one Issue however many errors say it
     rejected: set[Path] = set()
     for error in errors:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Mapping
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -21,16 +23,18 @@ _KNOWN_KEYS = {*_SHARED_KEYS, "paths", "components", "externalDocs"}
 _FORMAT = "1"  # bump when the way pieces are cut or checked changes
 
 
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            yield ref
-        for value in node.values():
-            yield from _refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _refs(value)
+# A ``"$ref"`` key with a string value in ``json.dumps`` text: the quote that opens it
+# follows ``{`` or ``, ``, which no quote inside a string can (it is escaped there).
+_REF = re.compile(r'(?:\{|, )"\$ref": "((?:[^"\\]|\\.)*)"')
+
+
+def _refs_in(text: str) -> list[str]:
+    """The ``$ref`` strings in JSON ``text``, in the order they appear."""
+    return [json.loads(f'"{r}"') if "\\" in r else r for r in _REF.findall(text)]
+
+
+def _refs(node: Any) -> list[str]:
+    return _refs_in(json.dumps(node, ensure_ascii=False))
 
 
 def _component(doc: Mapping[str, Any], ref: str) -> tuple[str, str, Any] | None:
@@ -42,16 +46,33 @@ def _component(doc: Mapping[str, Any], ref: str) -> tuple[str, str, Any] | None:
     return (kind, name, found[name]) if name in found else None
 
 
-def _closure(doc: Mapping[str, Any], start: Any) -> dict[str, Doc]:
-    components: dict[str, Doc] = {}
-    pending = list(_refs(start))
-    while pending:
-        found = _component(doc, pending.pop())
-        if found and found[1] not in components.get(found[0], {}):
-            kind, name, value = found
-            components.setdefault(kind, {})[name] = value
-            pending += _refs(value)
-    return components
+class _Closures:
+    """The components a part of a document references, directly or not."""
+
+    def __init__(self, doc: Mapping[str, Any]) -> None:
+        self.doc = doc
+        self.found: dict[int, list[str]] = {}  # by id(): parts of ``doc`` only
+        self.parts: list[Any] = []  # keeps them alive, so no id is reused
+
+    def refs(self, part: Any) -> list[str]:
+        """The distinct ``$ref`` strings in ``part``, each part read once."""
+        found = self.found.get(id(part))
+        if found is None:
+            found = self.found[id(part)] = list(dict.fromkeys(_refs(part)))
+            self.parts.append(part)
+        return found
+
+    def of(self, start: Any) -> dict[str, Doc]:
+        """The components ``start`` needs."""
+        components: dict[str, Doc] = {}
+        pending = list(self.refs(start))
+        while pending:
+            found = _component(self.doc, pending.pop())
+            if found and found[1] not in components.get(found[0], {}):
+                kind, name, value = found
+                components.setdefault(kind, {})[name] = value
+                pending += self.refs(value)
+        return components
 
 
 def _group_paths(doc: Mapping[str, Any]) -> dict[str, Doc]:
@@ -63,18 +84,45 @@ def _group_paths(doc: Mapping[str, Any]) -> dict[str, Doc]:
     return groups
 
 
+def _is_table(node: Any) -> bool:
+    """A mapping of mappings (``paths``, ``components``)."""
+    return isinstance(node, dict) and all(isinstance(v, dict) for v in node.values())
+
+
+def _all_refs(
+    doc: Mapping[str, Any], groups: dict[str, Doc], closures: _Closures
+) -> set[str]:
+    """Every ``$ref`` of ``doc``; each part is written out once for all uses."""
+    others = {k: v for k, v in doc.items() if k not in {"paths", "components"}}
+    refs = set(_refs(others))
+    for group in groups.values():
+        refs.update(closures.refs(group))
+    for group in doc.get("components", {}).values():
+        for value in group.values():
+            refs.update(closures.refs(value))
+    return refs
+
+
 def split_spec(doc: Mapping[str, Any]) -> list[Doc] | None:
     """Self-contained pieces covering ``doc``, or ``None`` when it cannot be cut."""
-    if set(doc) - _KNOWN_KEYS or not all(_component(doc, r) for r in _refs(doc)):
+    tables = (doc.get("paths", {}), doc.get("components", {}))
+    if set(doc) - _KNOWN_KEYS or not all(_is_table(t) for t in tables):
+        return None
+    closures = _Closures(doc)
+    groups = _group_paths(doc)
+    if not all(_component(doc, r) for r in _all_refs(doc, groups, closures)):
         return None
     shared = {k: doc[k] for k in _SHARED_KEYS if k in doc}
     security = doc.get("components", {}).get("securitySchemes")
+    named: dict[Any, list[Any]] = {}
+    for entry in doc.get("tags", []):
+        named.setdefault(entry.get("name"), []).append(entry)
     pieces, used = [], set()
-    for tag, paths in _group_paths(doc).items():
-        components = _closure(doc, paths)
+    for tag, paths in groups.items():
+        components = closures.of(paths)
         used |= {(k, n) for k, group in components.items() for n in group}
         # Only the last piece carries every tag: checking that list is quadratic.
-        tags = [t for t in doc.get("tags", []) if t.get("name") == tag]
+        tags = named.get(tag, [])
         pieces.append(
             {**shared, "tags": tags, "paths": paths, "components": components}
         )
@@ -82,7 +130,7 @@ def split_spec(doc: Mapping[str, Any]) -> list[Doc] | None:
         kind: {n: v for n, v in group.items() if (kind, n) not in used}
         for kind, group in doc.get("components", {}).items()
     }
-    for kind, group in _closure(doc, rest).items():
+    for kind, group in closures.of(rest).items():
         rest.setdefault(kind, {}).update(group)
     pieces.append({**shared, "paths": {}, "components": rest})
     for piece in pieces:
@@ -105,9 +153,14 @@ def _cross_piece_duplicates(pieces: list[Doc]) -> list[str]:
     ]
 
 
+@cache
+def _validator_version() -> str:
+    return metadata.version("openapi-spec-validator")
+
+
 def _key(piece: Doc) -> str:
-    version = metadata.version("openapi-spec-validator")
     text = json.dumps(piece, sort_keys=True, ensure_ascii=False)
+    version = _validator_version()
     return hashlib.sha256(f"{_FORMAT}\0{version}\0{text}".encode()).hexdigest()
 
 

@@ -14,6 +14,10 @@
 
 Everything is committed with the project, so a fresh clone or CI can regenerate and
 check. The JSON has sorted keys and no timestamps: the same inputs give the same bytes.
+
+A regeneration with nothing to do is recognised from this record alone
+(:func:`as_recorded`), once a run of the same panelforge (:func:`source_fingerprint`)
+is known to have left exactly this state from the same manifest (:func:`run_key`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any, Literal
 from . import ir
 from .errors import OutputError
 from .irdata import project_from_data, project_to_data
+from .merge import has_conflict_markers, is_mergeable
 
 FORMAT = 1
 STATE_DIR = ".panelforge"
@@ -68,6 +73,40 @@ def generator_version() -> str:
         return version("panelforge")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         return "0+unknown"
+
+
+_TOOLS = ("black", "copier", "jinja2", "pyyaml")
+
+
+@cache
+def source_fingerprint() -> str:
+    """SHA-256 of what shapes a project besides the manifest and the arguments.
+
+    panelforge's code, templates and specs byte by byte (so an edited checkout counts
+    as another version), and the versions of the tools it runs.
+    """
+    from importlib.metadata import version
+
+    from .paths import specs_dir, templates_root
+
+    digest = hashlib.sha256(generator_version().encode())
+    for tool in _TOOLS:
+        digest.update(f"\0{tool} {version(tool)}".encode())
+    package = Path(__file__).resolve().parent
+    roots = (package, templates_root(), specs_dir())
+    for root in dict.fromkeys(roots):
+        for path in sorted(root.rglob("*")):
+            if path.suffix == ".pyc" or not path.is_file():
+                continue
+            digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def run_key(state_json: bytes, manifest: bytes, options: str) -> str:
+    """What names a run: this panelforge, its options, its manifest, the state left."""
+    parts = (source_fingerprint(), options, sha256(manifest), sha256(state_json))
+    return sha256("\0".join(parts).encode())
 
 
 @dataclass(frozen=True)
@@ -141,11 +180,23 @@ def has_state(dest: Path) -> bool:
     return (dest / STATE_FILE).is_file()
 
 
+_last_read: list[tuple[bytes, State]] = []  # the last state parsed, by its bytes
+
+
+def _parsed(data: bytes) -> State:
+    """``state_from_json`` of ``data``, parsed once however often a run reads it."""
+    if _last_read and _last_read[0][0] == data:
+        return _last_read[0][1]
+    state = state_from_json(data.decode("utf-8"))
+    _last_read[:] = [(data, state)]
+    return state
+
+
 def read_state(dest: Path) -> State:
     """The state recorded in ``dest``; a damaged file is an :class:`OutputError`."""
     path = dest / STATE_FILE
     try:
-        return state_from_json(path.read_text(encoding="utf-8"))
+        return _parsed(path.read_bytes())
     except OSError as exc:
         raise OutputError(f"cannot read '{path}': {exc.strerror}") from exc
     except (ValueError, KeyError, TypeError) as exc:
@@ -166,3 +217,71 @@ def read_base(dest: Path, state: State) -> dict[str, bytes]:
         if sha256(data) == digest:
             base[path] = data
     return base
+
+
+def _as_generated(
+    ours: bytes, digest: str, mirror: bytes | None
+) -> tuple[bool, bool] | None:
+    """(unedited, mirrored) for a merged file as a no-op regeneration leaves it.
+
+    ``None`` when that regeneration would change it or its mirror: an unedited file
+    must be mirrored exactly when it can be merged; an edited one (then left alone)
+    needs its intact mirror, and no conflict markers.
+    """
+    if sha256(ours) == digest:
+        mirrored = is_mergeable(ours)
+        return (True, mirrored) if mirror == (ours if mirrored else None) else None
+    if mirror is None or sha256(mirror) != digest or not is_mergeable(mirror):
+        return None
+    return None if has_conflict_markers(ours) else (False, True)
+
+
+def _mirrors_as_recorded(dest: Path, state: State) -> set[str] | None:
+    """The mirrors a no-op run keeps, if it leaves every recorded file as it is."""
+    mirrors = set()
+    for path, owner in state.owners.items():
+        if owner not in MERGED_OWNERS:
+            if not (dest / path).is_file():
+                return None
+            continue
+        try:
+            ours = (dest / path).read_bytes()
+        except OSError:
+            return None
+        try:
+            mirror: bytes | None = (dest / BASE_DIR / path).read_bytes()
+        except OSError:
+            mirror = None
+        digest = state.hashes.get(path)
+        found = None if digest is None else _as_generated(ours, digest, mirror)
+        if found is None:
+            return None
+        if found[1]:
+            mirrors.add(f"{BASE_DIR}/{path}")
+    return mirrors
+
+
+def as_recorded(dest: Path, state: State, manifest: bytes) -> bool:
+    """Whether ``dest`` is what regenerating it from ``state``'s own inputs leaves.
+
+    Every recorded file is there; generated and shared ones hold what was generated
+    (or the user's edits, which such a run keeps); ``.panelforge/`` holds exactly the
+    manifest copy, the README, the state and the mirror of each mergeable file.
+    """
+    mirrors = _mirrors_as_recorded(dest, state)
+    if mirrors is None:
+        return False
+    try:
+        if (dest / MANIFEST_COPY).read_bytes() != manifest:
+            return False
+        if (dest / README).read_bytes() != _README_TEXT.encode("utf-8"):
+            return False
+    except OSError:
+        return False
+    internal = dest / STATE_DIR
+    present = {
+        f"{STATE_DIR}/{p.relative_to(internal).as_posix()}"
+        for p in internal.rglob("*")
+        if not p.is_dir()
+    }
+    return present == {STATE_FILE, MANIFEST_COPY, README, *mirrors}

@@ -1,8 +1,11 @@
 """Runs on a project panelforge generated before: regenerate it in place, or check it.
 
-Both render the whole new output in memory, add the migration the schema change needs,
-and compare with what DEST holds; only a regeneration that is not a dry run writes,
-through :func:`generator.writer.apply_changes`.
+Both render the whole new output in memory (but the migrations written before, which
+are never rewritten), add the migration the schema change needs, and compare with what
+DEST holds; only a regeneration that is not a dry run writes, through
+:func:`generator.writer.apply_changes`. A regeneration with nothing to do stops before
+all that (:func:`up_to_date`) when a run of the same panelforge with the same manifest
+and arguments left DEST's state, and DEST still is what that run wrote.
 """
 
 from __future__ import annotations
@@ -15,7 +18,14 @@ from .drift import CheckReport, find_drift
 from .errors import OutputError
 from .merge import has_conflict_markers
 from .output import Output, read_files, read_files_under, read_tree
-from .pipeline import Caches, Progress, render_files, render_output, target_for
+from .pipeline import (
+    Caches,
+    Progress,
+    render_files,
+    render_output,
+    stable_templates,
+    target_for,
+)
 from .plan import FilePlan
 from .regenerate import (
     Update,
@@ -28,10 +38,14 @@ from .regenerate import (
 from .state import (
     MERGED_OWNERS,
     STATE_DIR,
+    STATE_FILE,
     State,
+    as_recorded,
     generator_version,
     read_base,
     read_state,
+    run_key,
+    state_from_json,
 )
 
 
@@ -65,7 +79,7 @@ def add_schema_migration(
     plan: FilePlan | None = target.schema_migration(state.project, project, existing)
     if plan is None:
         return None
-    text = render_files([plan], caches)[plan.path]
+    text = render_files([plan], caches, stable_templates(target))[plan.path]
     output.add(plan.path, text.encode("utf-8"), "history")
     return plan.path
 
@@ -73,7 +87,9 @@ def add_schema_migration(
 def _new_output(
     project: ir.Project, state: State, dest: Path, caches: Caches, progress: Progress
 ) -> Output:
-    output = render_output(project, caches=caches, progress=progress)
+    # A migration written before stays as it is whatever it would be now: not rendered.
+    written = {path for path in state.migrations if (dest / path).is_file()}
+    output = render_output(project, caches=caches, progress=progress, skip=written)
     progress("comparing the tables with the recorded ones")
     add_schema_migration(output, state, project, dest, caches)
     return output
@@ -151,3 +167,52 @@ def check_project(
         ),
     )
     return CheckReport(project, tuple(drift))
+
+
+def _stamp(stamps: Path, key: str) -> Path:
+    return stamps / key[:2] / key
+
+
+def up_to_date(
+    manifest: Path,
+    dest: Path,
+    options: str,
+    stamps: Path | None,
+    *,
+    dry_run: bool = False,
+) -> Update | None:
+    """The outcome of regenerating ``dest`` when that is known to change nothing.
+
+    Known when a run of this panelforge with the same manifest bytes and ``options``
+    left DEST's state (a stamp in ``stamps``, see :func:`remember_run`) and DEST still
+    is what it wrote (:func:`generator.state.as_recorded`); else ``None``: run it.
+    """
+    if stamps is None:
+        return None
+    try:
+        source = manifest.read_bytes()
+        recorded = (dest / STATE_FILE).read_bytes()
+    except OSError:
+        return None
+    if not _stamp(stamps, run_key(recorded, source, options)).is_file():
+        return None
+    try:
+        state = state_from_json(recorded.decode("utf-8"))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not as_recorded(dest, state, source):
+        return None
+    return Update(state.project, (), dry_run=dry_run)
+
+
+def remember_run(dest: Path, source: bytes, options: str, stamps: Path | None) -> None:
+    """Stamp the state a finished run left in ``dest``, for :func:`up_to_date`."""
+    if stamps is None:
+        return
+    try:
+        recorded = (dest / STATE_FILE).read_bytes()
+        stamp = _stamp(stamps, run_key(recorded, source, options))
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+    except OSError:
+        return  # a cache that cannot be written only costs time

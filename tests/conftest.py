@@ -7,10 +7,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import httpx
 import pytest
@@ -18,7 +21,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))
 EXAMPLE_IDS = [p.stem for p in EXAMPLES]
-FRAMEWORKS = ["fastapi"]
+FRAMEWORKS = ["fastapi", "django"]
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -103,21 +106,28 @@ def project_env(project: Path, database_url: str) -> dict[str, str]:
 
 
 class Server:
-    """An emitted project served by its own ``python -m app serve`` on loopback."""
+    """An emitted FastAPI project served by its own ``python -m app serve`` on loopback.
+
+    The other frameworks' servers (``SERVERS``) have the same methods.
+    """
+
+    framework = "fastapi"
 
     def __init__(self, project: Path, database_url: str) -> None:
         self.project = project
+        self.database_url = database_url
         self.env = project_env(project, database_url)
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        self.log: IO[bytes] | None = None
 
     def run_app(
         self, *args: str, input: str | None = None
     ) -> subprocess.CompletedProcess:
         """Run ``python -m app ARGS`` in the project (``input`` on its stdin)."""
         result = subprocess.run(
-            [sys.executable, "-m", "app", *args],
+            self.command(*args),
             cwd=self.project,
             env=self.env,
             input=input,
@@ -128,37 +138,52 @@ class Server:
         assert result.returncode == 0, result.stdout + result.stderr
         return result
 
+    def serve_command(self) -> list[str]:
+        """The command line that serves the project on ``self.port``."""
+        return [
+            sys.executable,
+            "-m",
+            "app",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
+
+    def migrate(self) -> None:
+        """Create the schema in the (empty) database."""
+        self.run_app("migrate")
+
+    def oag_generate(self) -> subprocess.CompletedProcess:
+        """Write the project's OpenAPI files with its own command."""
+        return self.run_app("oag:generate")
+
     def start(self) -> None:
         """Start the server and wait until it answers."""
+        # A file, not a pipe: a pipe nobody reads fills up and blocks the server.
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-            ],
+            self.serve_command(),
             cwd=self.project,
             env=self.env,
-            stdout=subprocess.PIPE,
+            stdout=self.log,
             stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = (
-                    self.process.stdout.read().decode() if self.process.stdout else ""
-                )
-                raise AssertionError(f"server exited early:\n{output}")
+                raise AssertionError(f"server exited early:\n{self._read_log()}")
             try:
                 httpx.get(self.base_url + "/admin", timeout=1)
                 return
             except httpx.TransportError:
                 time.sleep(0.1)
         raise AssertionError("server did not start within 30 s")
+
+    def command(self, *args: str) -> list[str]:
+        """The command line of the project's command ``ARGS``."""
+        return [sys.executable, "-m", "app", *args]
 
     def create_user(self, email: str, password: str) -> None:
         """Add a panel user with ``python -m app create-user``."""
@@ -175,11 +200,57 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        output = ""
-        if self.process.stdout and not self.process.stdout.closed:
-            output = self.process.stdout.read().decode("utf-8", "replace")
-            self.process.stdout.close()
+        output = self._read_log()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
         return output
+
+    def _read_log(self) -> str:
+        if self.log is None:
+            return ""
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")
+
+
+class DjangoServer(Server):
+    """An emitted Django project: ``manage.py`` commands, served by gunicorn."""
+
+    framework = "django"
+    # Our names of the commands, as the Django project spells them.
+    COMMANDS = {
+        "migrate": ("migrate", "--no-input"),
+        "create-user": ("create_user",),
+        "oag:generate": ("oag_generate",),
+    }
+
+    def __init__(self, project: Path, database_url: str) -> None:
+        super().__init__(project, database_url)
+        self.env.pop("DEBUG", None)
+        self.env["ALLOWED_HOSTS"] = "127.0.0.1,localhost"
+
+    def command(self, *args: str) -> list[str]:
+        """``python manage.py ARGS``, with our command names translated."""
+        name, *rest = args
+        return [sys.executable, "manage.py", *self.COMMANDS.get(name, (name,)), *rest]
+
+    def serve_command(self) -> list[str]:
+        """gunicorn, one worker, access log on stdout (as uvicorn prints one)."""
+        return [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            "1",
+            "--access-logfile",
+            "-",
+        ]
+
+
+SERVERS: dict[str, type[Server]] = {"fastapi": Server, "django": DjangoServer}
 
 
 def postgres_available() -> bool:
@@ -193,14 +264,17 @@ def postgres_available() -> bool:
         return False
 
 
-@pytest.fixture
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL database."""
-    if getattr(request, "param", "sqlite") == "sqlite":
-        yield f"sqlite:///{tmp_path / 'app.db'}"
-        return
+NO_POSTGRES = "no PostgreSQL server answers on 127.0.0.1:5432"
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database (its URL), dropped afterwards.
+
+    Skips the test (with ``NO_POSTGRES``) when no server answers.
+    """
     if not postgres_available():
-        pytest.skip("no PostgreSQL server answers on 127.0.0.1:5432")
+        pytest.skip(NO_POSTGRES)
     import psycopg
 
     name = f"pf_{uuid.uuid4().hex[:12]}"
@@ -211,6 +285,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield f"sqlite:///{tmp_path / 'app.db'}"
+        return
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -82,13 +82,19 @@ def test_force_replaces_dest_completely(tmp_path) -> None:
     assert _leftovers(tmp_path) == []
 
 
-def test_django_is_not_yet_supported(tmp_path: Path) -> None:
-    result = run_panelforge(
-        "generate", str(LIBRARY), "-o", str(tmp_path / "d"), "--framework", "django"
+def test_framework_comes_from_the_manifest_or_the_option(tmp_path: Path) -> None:
+    manifest = tmp_path / "library.yaml"
+    text = LIBRARY.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("framework: fastapi", "framework: django"))
+    from_manifest = run_panelforge("generate", str(manifest), "-o", str(tmp_path / "m"))
+    from_option = run_panelforge(
+        "generate", str(LIBRARY), "-o", str(tmp_path / "o"), "--framework", "django"
     )
-    assert result.returncode == 1
-    assert "framework 'django' is not yet supported" in result.stderr
-    assert not (tmp_path / "d").exists()
+    for result, dest in ((from_manifest, "m"), (from_option, "o")):
+        assert result.returncode == 0, result.stderr
+        assert "django project 'library_admin'" in result.stdout
+        assert (tmp_path / dest / "manage.py").is_file()
+        assert not (tmp_path / dest / "app" / "main.py").exists()
 
 
 def test_usage_error_exits_2() -> None:

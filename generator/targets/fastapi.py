@@ -27,6 +27,22 @@ _TEMPLATES = "fastapi"
 # (dependencies, docs, ignores): merged with upgrades, and `check` accepts edits.
 HISTORY_DIR = "migrations/versions/"
 SHARED_FILES = frozenset({"README.md", "pyproject.toml", ".gitignore"})
+# Templates whose render is already black's output (tests/unit/test_templates_black.py
+# and tests/unit/test_format.py prove it): generator/format.py skips black for them
+# unless a manifest value brings something black would change.
+BLACK_STABLE_TEMPLATES = frozenset(
+    f"{_TEMPLATES}/{name}"
+    for name in (
+        "hooks.py.jinja",
+        "migration.py.jinja",
+        "migration_step.py.jinja",
+        "oag_config.py.jinja",
+        "resource.py.jinja",
+        "resources_init.py.jinja",
+        "test_api.py.jinja",
+        "test_pages.py.jinja",
+    )
+)
 
 
 def copier_data(project: ir.Project) -> dict[str, Any]:

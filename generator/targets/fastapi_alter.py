@@ -124,6 +124,8 @@ def _pairs(change: TableChange, diff: SchemaDiff) -> list[_Pair]:
 
 def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
     """Names of kept columns whose storage changed (a rename alone is not one)."""
+    if _same_storage(change, diff):
+        return []
     return [
         p.after.name
         for p in _pairs(change, diff)
@@ -330,8 +332,24 @@ def _batch(table: str, lines: list[str]) -> list[str]:
     return [f"with op.batch_alter_table({literal(table)}) as batch_op:{body}"]
 
 
+def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
+    """Whether the table stays as it is: the same resource, relations to the same keys.
+
+    Checked first, so that a diff over many tables costs little for those it keeps.
+    """
+    if change.added or change.dropped or change.before != change.after:
+        return False
+    for name in {f.relation for f in change.after.fields if f.relation}:
+        old, new = diff.before.resource(name), diff.after.resource(name)
+        if (old.table, old.key) != (new.table, new.key):
+            return False
+    return True
+
+
 def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     """The statements that bring one table from ``before`` to ``after``."""
+    if _same_storage(change, diff):
+        return []
     table = change.after.table
     tightened = _tightened(change, diff)
     return [

@@ -18,8 +18,22 @@ _MISSING_KEYS = {"integer": "999999999", "uuid": "00000000-0000-0000-0000-000000
 _RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
 
 
+# Samples asked for again and again per resource, by the field object itself (kept
+# alive here, so its id is not reused): equal fields may still differ (1 vs 1.0).
+_SAMPLES: dict[tuple[int, int], tuple[ir.Field, Any]] = {}
+
+
 def sample(field: ir.Field, n: int = 1) -> Any:
     """A value the API accepts for ``field``, written as the API writes it back."""
+    found = _SAMPLES.get((id(field), n))
+    if found is None:
+        if len(_SAMPLES) > 100_000:
+            _SAMPLES.clear()
+        found = _SAMPLES[(id(field), n)] = (field, _sample(field, n))
+    return found[1]
+
+
+def _sample(field: ir.Field, n: int) -> Any:
     value = sample_value(field, n)
     if field.format == "date-time" and isinstance(value, str):
         parsed = datetime.datetime.fromisoformat(value)

@@ -1,7 +1,9 @@
-"""The emitted FastAPI project: generate, migrate, add a user, log in, serve.
+"""The emitted projects: generate, migrate, add a user, log in, serve.
 
-The project runs from its folder without being installed (``PYTHONPATH`` = the
-project), with panelforge's venv, which holds everything the project needs.
+FastAPI (``python -m app …``, uvicorn) or Django (``python manage.py …``, gunicorn
+with one sync worker). The project runs from its folder without being installed
+(``PYTHONPATH`` = the project), with panelforge's venv, which holds everything the
+project needs.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from . import manifests
 from .common import PANELFORGE, PYTHON, run
-from .servers import Server, fetch, uvicorn_argv
+from .servers import Server, fetch, gunicorn_argv, uvicorn_argv
 
 EMAIL = "bench@example.com"
 PASSWORD = "correct-horse-battery-staple"
@@ -31,6 +33,12 @@ class Project:
     path: Path
     jwt: bool
     jwt_secret: str = ""
+    framework: str = "fastapi"
+
+    @property
+    def django(self) -> bool:
+        """Whether this is the Django project."""
+        return self.framework == "django"
 
     def env(self, database_url: str) -> dict[str, str]:
         """The environment to run the project against ``database_url``."""
@@ -41,9 +49,14 @@ class Project:
         return env
 
     def app(self, database_url: str, *args: str, stdin: str | None = None) -> str:
-        """Run ``python -m app ARGS`` in the project; what it printed."""
+        """Run a project command (``python -m app ARGS``; Django: ``manage.py``).
+
+        Django's commands are spelled with underscores (``create_user``).
+        """
+        command = ["manage.py", *(a.replace("-", "_") for a in args[:1]), *args[1:]]
+        argv = command if self.django else ["-m", "app", *args]
         return run(
-            [PYTHON, "-m", "app", *args],
+            [PYTHON, *argv],
             cwd=self.path,
             env=self.env(database_url),
             input=stdin,
@@ -61,26 +74,32 @@ class Project:
         )
 
     def server(self, database_url: str, log: Path) -> Server:
-        """The project served by uvicorn like every other stack (one worker)."""
-        return Server(
-            uvicorn_argv("app.main:app"), self.path, self.env(database_url), log
-        )
+        """The project served like every other stack of its framework (one worker)."""
+        if self.django:
+            argv = gunicorn_argv("config.wsgi:application", self.path)
+        else:
+            argv = uvicorn_argv("app.main:app")
+        return Server(argv, self.path, self.env(database_url), log)
 
 
-def generate(work: Path, *, jwt: bool) -> Project:
+def generate(work: Path, *, jwt: bool, framework: str = "fastapi") -> Project:
     """Generate the articles project (session or JWT mode) under ``work``."""
-    name = "articles-jwt" if jwt else "articles"
+    name = ("articles-jwt" if jwt else "articles") + (
+        "-django" if framework == "django" else ""
+    )
     manifest = manifests.dump(manifests.articles(jwt=jwt), work / f"{name}.yaml")
     path = work / name
     env = {**os.environ, "PANELFORGE_CACHE_DIR": str(work / "pf-cache")}
-    run([PANELFORGE, "generate", manifest, "-o", path, "--quiet"], env=env)
-    return Project(path, jwt)
+    argv = [PANELFORGE, "generate", manifest, "-o", path, "--quiet"]
+    run([*argv, "--framework", framework], env=env)
+    return Project(path, jwt, framework=framework)
 
 
 def jwt_secret(project: Project, database_url: str) -> str | None:
-    """A JWT_SECRET from ``python -m app jwt:secret``, or None if it has none."""
+    """A JWT_SECRET from ``jwt:secret`` (Django: ``jwt_secret``), or None."""
+    command = "jwt_secret" if project.django else "jwt:secret"
     try:
-        return project.app(database_url, "jwt:secret").strip() or None
+        return project.app(database_url, command).strip() or None
     except RuntimeError:
         return None
 

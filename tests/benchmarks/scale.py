@@ -2,13 +2,18 @@
 
 On SQLite and PostgreSQL (127.0.0.1:5432, user postgres; the benchmark creates and
 drops its own databases). For each backend and size: the SQL alone, timed in-process
-(``COUNT(*)``, page 1, the deep page with OFFSET, and a keyset query for reference),
-then the emitted app's list over HTTP at one connection (``wrk -c1``), sizes
+(``COUNT(*)``, the capped count of ``total=estimate``, page 1, the deep page with
+OFFSET, and a keyset query at the same depth), then each emitted app's list (FastAPI
+and Django, each on its own database) over HTTP at one connection (``wrk -c1``):
+page 1 with the exact total, the deep page by OFFSET, the same depth by ``cursor=``,
+and page 1 with ``total=estimate`` and ``total=none``; apps, backends and sizes
 interleaved over the rounds. The deep page is the middle one (OFFSET rows / 2).
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import sqlite3
 import statistics
@@ -27,6 +32,9 @@ PER_PAGE = 25
 COLUMNS = "id, title, body, published, created_at"
 QUERIES = {
     "COUNT(*)": "SELECT COUNT(*) FROM articles",
+    "capped count (estimate)": (
+        "SELECT COUNT(*) FROM (SELECT 1 FROM articles LIMIT 10001) AS capped"
+    ),
     "page 1": f"SELECT {COLUMNS} FROM articles ORDER BY id DESC LIMIT 25",
     "deep page (OFFSET)": (
         f"SELECT {COLUMNS} FROM articles ORDER BY id DESC LIMIT 25 OFFSET {{offset}}"
@@ -43,20 +51,32 @@ class ScaleConfig:
 
     sizes: tuple[int, ...] = (10_000, 1_000_000)
     backends: tuple[str, ...] = ("sqlite", "postgres")
+    apps: tuple[str, ...] = ("fastapi", "django")
     rounds: int = 2
-    seconds: int = 3
+    seconds: int = 2
     warmup: int = 1
     repeats: int = 5
 
 
+# The list URLs measured over HTTP, by label (``{deep}``: the middle page number,
+# ``{cursor}``: a keyset token for the same depth).
+URLS = {
+    "page 1": "?page=1",
+    "deep page (OFFSET)": "?page={deep}",
+    "deep page (cursor)": "?cursor={cursor}",
+    "page 1, total=estimate": "?page=1&total=estimate",
+    "page 1, total=none": "?page=1&total=none",
+}
+
+
 @dataclass
 class ScaleResult:
-    """SQL timings (ms, median of repeats) and HTTP runs per (backend, size, page)."""
+    """SQL timings (ms, median of repeats); HTTP runs per (app, backend, size, URL)."""
 
     config: ScaleConfig
     sql: dict[tuple[str, str, int], dict[str, float]] = field(default_factory=dict)
-    http: dict[tuple[str, int, str], list[Result]] = field(default_factory=dict)
-    build_seconds: dict[tuple[str, int], float] = field(default_factory=dict)
+    http: dict[tuple[str, str, int, str], list[Result]] = field(default_factory=dict)
+    build_seconds: dict[tuple[str, str, int], float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     loads: list[float] = field(default_factory=list)
 
@@ -64,6 +84,17 @@ class ScaleResult:
 def deep_page(rows: int) -> int:
     """The middle page of ``rows`` rows."""
     return max(1, rows // PER_PAGE // 2)
+
+
+def deep_cursor(rows: int) -> str:
+    """A ``cursor=`` token for the deep page in the default sort (``-id``).
+
+    Made here as the emitted kernel makes it (base64url of JSON) so that the run can
+    start at that depth; clients only ever echo the tokens they were given.
+    """
+    after = rows - (deep_page(rows) - 1) * PER_PAGE + 1
+    text = json.dumps({"s": "-id", "d": "next", "v": [after]}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def _queries(rows: int) -> dict[str, str]:
@@ -143,21 +174,23 @@ def _build(project: emitted.Project, url: str, rows: int, sqlite_path: Path | No
 
 
 def _http(project: emitted.Project, url: str, rows: int, work: Path, config, result):
-    server = project.server(url, work / "scale-server.log")
+    server = project.server(url, work / f"scale-{project.framework}.log")
     server.start(probe="/admin/login")
     try:
         read, _ = emitted.login_headers(server, project)
         backend = "sqlite" if url.startswith("sqlite") else "postgres"
-        pages = {"page 1": 1, "deep page": deep_page(rows)}
-        for label, page in pages.items():
-            path = f"/admin/resource/articles/crud?page={page}"
+        values = {"deep": deep_page(rows), "cursor": deep_cursor(rows)}
+        for label, query in URLS.items():
+            path = "/admin/resource/articles/crud" + query.format(**values)
             if config.warmup:
                 wrk(server, Load(path, read, 1, config.warmup))
             measured = wrk(server, Load(path, read, 1, config.seconds))
-            result.http.setdefault((backend, rows, label), []).append(measured)
+            key = (project.framework, backend, rows, label)
+            result.http.setdefault(key, []).append(measured)
             if measured.errors:
                 result.notes.append(
-                    f"{backend} {rows} {label}: {measured.errors} errors"
+                    f"{project.framework} {backend} {rows} {label}: "
+                    f"{measured.errors} errors"
                 )
     finally:
         server.stop()
@@ -169,14 +202,22 @@ def run_scale(
     """Build the databases, time the SQL, then the HTTP runs, interleaved."""
     result = ScaleResult(config)
     work.mkdir(parents=True, exist_ok=True)
-    project = emitted.generate(work, jwt=False)
-    pragmas = emitted.sqlite_pragmas(project.path) or []
+    projects = {
+        app: emitted.generate(work, jwt=False, framework=app) for app in config.apps
+    }
+    fastapi = projects.get("fastapi")
+    pragmas = (emitted.sqlite_pragmas(fastapi.path) if fastapi else None) or []
     backends = list(config.backends)
     if "postgres" in backends and (reason := postgres_available()):
         result.notes.append(reason)
         backends.remove("postgres")
-    with _databases(backends, config.sizes, work, project, result, log) as urls:
-        for (backend, rows), url in urls.items():
+    with _databases(backends, config.sizes, work, projects, result, log) as urls:
+        timed = {
+            (b, rows): url
+            for (app, b, rows), url in urls.items()
+            if app == next(iter(projects))
+        }
+        for (backend, rows), url in timed.items():
             log(f"  SQL timings: {backend}, {rows:,} rows")
             if backend == "sqlite":
                 path = Path(url.removeprefix("sqlite:///"))
@@ -190,32 +231,37 @@ def run_scale(
                 result.sql[(backend, "server defaults", rows)] = postgres_sql(
                     url.replace("+psycopg", ""), rows, config.repeats
                 )
-        for number, (backend, rows) in interleave(config.rounds, list(urls)):
-            log(f"  round {number + 1}/{config.rounds}: HTTP, {backend}, {rows:,} rows")
+        for number, (app, backend, rows) in interleave(config.rounds, list(urls)):
+            log(
+                f"  round {number + 1}/{config.rounds}: HTTP, {app}, {backend}, "
+                f"{rows:,} rows"
+            )
             result.loads.append(os.getloadavg()[0])
-            _http(project, urls[(backend, rows)], rows, work, config, result)
+            _http(projects[app], urls[(app, backend, rows)], rows, work, config, result)
     return result
 
 
 @contextmanager
-def _databases(backends, sizes, work: Path, project, result, log) -> Iterator[dict]:
-    """Every (backend, size) database, built; PostgreSQL ones dropped on exit."""
-    urls: dict[tuple[str, int], str] = {}
+def _databases(backends, sizes, work: Path, projects, result, log) -> Iterator[dict]:
+    """Every (app, backend, size) database, built; PostgreSQL ones dropped on exit."""
+    urls: dict[tuple[str, str, int], str] = {}
     with ExitStack() as cleanup:
-        for backend in backends:
-            for rows in sizes:
-                log(f"  building {backend}, {rows:,} rows")
-                start = time.perf_counter()
-                if backend == "sqlite":
-                    path = work / f"scale-{rows}.db"
-                    path.unlink(missing_ok=True)
-                    url = f"sqlite:///{path}"
-                    _build(project, url, rows, path)
-                    seed.sqlite_journal_default(path)
-                else:
-                    name = f"panelforge_bench_{os.getpid()}_{rows}"
-                    url = cleanup.enter_context(postgres_database(name))
-                    _build(project, url, rows, None)
-                result.build_seconds[(backend, rows)] = time.perf_counter() - start
-                urls[(backend, rows)] = url
+        for app, project in projects.items():
+            for backend in backends:
+                for rows in sizes:
+                    log(f"  building {app}, {backend}, {rows:,} rows")
+                    start = time.perf_counter()
+                    if backend == "sqlite":
+                        path = work / f"scale-{app}-{rows}.db"
+                        path.unlink(missing_ok=True)
+                        url = f"sqlite:///{path}"
+                        _build(project, url, rows, path)
+                        seed.sqlite_journal_default(path)
+                    else:
+                        name = f"panelforge_bench_{os.getpid()}_{app}_{rows}"
+                        url = cleanup.enter_context(postgres_database(name))
+                        _build(project, url, rows, None)
+                    elapsed = time.perf_counter() - start
+                    result.build_seconds[(app, backend, rows)] = elapsed
+                    urls[(app, backend, rows)] = url
         yield urls

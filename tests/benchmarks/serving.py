@@ -1,7 +1,9 @@
-"""Serving: the emitted FastAPI project against hand-written stacks, side by side.
+"""Serving: the emitted FastAPI and Django projects against hand-written stacks.
 
 One worker each on 127.0.0.1, the same 10,000 rows (a fresh copy of one seeded SQLite
-file for every server start), interleaved rounds (reverse order on odd rounds). Per
+file for every server start: one migrated by the FastAPI project, which the baselines
+share, and one migrated by the Django project), interleaved rounds (reverse order on
+odd rounds). Per
 server: log in if it needs to, check a list, a show and a create answer correctly,
 then for list, show and create: a warm-up run, then the measured run (wrk).
 """
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import emitted, seed
-from .common import BENCH_DIR, ROOT, interleave
+from .common import BENCH_DIR, interleave
 from .loadgen import Load, Result, post_script, wrk
 from .servers import Server, fetch, gunicorn_argv, uvicorn_argv
 
@@ -54,6 +56,7 @@ class Stack:
     server: Callable[[Path, Path], Server]  # (database file, log) → server
     login: Callable[[Server], tuple[Headers, Headers]]
     group: str = "fastapi"
+    master: Path | None = None  # the database to copy, if not the shared one
 
 
 @dataclass
@@ -78,10 +81,12 @@ class Setup:
     pragmas: list[str]
     jwt_secret: str
     notes: list[str]
+    django_master: Path | None = None
+    django: list[emitted.Project] = field(default_factory=list)
 
 
 def prepare(work: Path, rows: int, log: Callable[[str], None]) -> Setup:
-    """Generate both projects, migrate and seed one database, add the user."""
+    """Generate the projects, migrate and seed the databases, add the user."""
     notes: list[str] = []
     log("  generating the articles project (session and JWT modes)")
     session = emitted.generate(work, jwt=False)
@@ -103,7 +108,30 @@ def prepare(work: Path, rows: int, log: Callable[[str], None]) -> Setup:
         jwt_project.jwt_secret = secret
         jwt_project.app(url, "migrate")  # the same schema: nothing to do
     seed.sqlite_journal_default(master)
-    return Setup(master, session, jwt_project, pragmas, secret or "", notes)
+    setup = Setup(master, session, jwt_project, pragmas, secret or "", notes)
+    _prepare_django(setup, work, rows, log)
+    return setup
+
+
+def _prepare_django(setup: Setup, work: Path, rows: int, log: Callable) -> None:
+    """The Django project in session and JWT modes, on a database it migrated."""
+    log("  generating the articles project for Django (session and JWT modes)")
+    master = work / "master-django.db"
+    url = f"sqlite:///{master}"
+    session = emitted.generate(work, jwt=False, framework="django")
+    session.app(url, "migrate")
+    seed.seed_sqlite(master, rows)
+    session.create_user(url)
+    seed.sqlite_journal_default(master)
+    setup.django_master = master
+    setup.django.append(session)
+    jwt_project = emitted.generate(work, jwt=True, framework="django")
+    secret = emitted.jwt_secret(jwt_project, url)
+    if secret is None:
+        setup.notes.append("Django JWT row skipped: no `manage.py jwt_secret`")
+        return
+    jwt_project.jwt_secret = secret
+    setup.django.append(jwt_project)
 
 
 def _baseline_env(db: Path, pragmas: list[str], **extra: str) -> dict[str, str]:
@@ -210,6 +238,18 @@ def stacks(setup: Setup) -> list[Stack]:
             "django",
         ),
     ]
+    for project in setup.django:
+        mode = "JWT" if project.jwt else "session"
+        key = "emitted-django-jwt" if project.jwt else "emitted-django"
+        found.append(
+            Stack(
+                key,
+                f"emitted Django ({mode}), gunicorn sync",
+                *_emitted(project),
+                "django",
+                setup.django_master,
+            )
+        )
     return found
 
 
@@ -276,7 +316,7 @@ def run_serving(
         db = work / "db" / f"{stack.key}.db"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink(missing_ok=True)
-        shutil.copyfile(setup.master, db)
+        shutil.copyfile(stack.master or setup.master, db)
         server = stack.server(db, work / f"{stack.key}.log")
         server.start(probe="/admin/resource/articles/crud/1")
         try:
@@ -290,6 +330,4 @@ def run_serving(
                     )
         finally:
             server.stop()
-    if not (ROOT / "templates" / "project" / "django").exists():
-        result.notes.append("emitted Django: not yet generated (no Django target)")
     return result

@@ -1,19 +1,20 @@
 """The panel's pages in real headless Chromium: what a person does, start to finish.
 
-The library example is generated, migrated, given a user and served; Playwright drives
-Debian's chromium (never a downloaded browser). Screenshots of the index, form and
-detail pages land in ``test-artifacts/screenshots/``.
+The library example is generated for each framework (``FRAMEWORKS``), migrated, given
+a user and served; Playwright drives Debian's chromium (never a downloaded browser).
+Both frameworks' panels must pass the same walk. Screenshots of the index, form and
+detail pages land in ``test-artifacts/screenshots/`` (``django-…`` for Django's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import REPO, Server
+from conftest import FRAMEWORKS, REPO, SERVERS, Server
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +34,13 @@ PASSWORD = "a long librarian password"
 BOOKS = "/admin/resource/book-resource/index-page"
 
 
-@pytest.fixture
-def server(generated, fresh_copy, tmp_path: Path) -> Iterator[Server]:
-    """The library panel, served on loopback with one user."""
-    served = Server(fresh_copy(generated("library")), f"sqlite:///{tmp_path / 'b.db'}")
+@pytest.fixture(params=FRAMEWORKS)
+def server(
+    request: pytest.FixtureRequest, generated, fresh_copy, tmp_path: Path
+) -> Iterator[Server]:
+    """The library panel of one framework, served on loopback with one user."""
+    project = fresh_copy(generated("library", request.param))
+    served = SERVERS[request.param](project, f"sqlite:///{tmp_path / 'b.db'}")
     served.run_app("migrate")
     served.create_user(EMAIL, PASSWORD)
     served.start()
@@ -82,9 +86,20 @@ def page(server: Server) -> Iterator[Any]:
     assert problems == [] or all("status of 422" in p for p in problems), problems
 
 
-def _shoot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+Shoot = Callable[[str], None]
+
+
+@pytest.fixture
+def shoot(page: Any, server: Server) -> Shoot:
+    """Saves a screenshot of the tab as ``<name>.png`` (``django-<name>.png``…)."""
+    prefix = "" if server.framework == "fastapi" else f"{server.framework}-"
+
+    def save(name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{prefix}{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+
+    return save
 
 
 def _titles(page: Any) -> list[str]:
@@ -145,29 +160,29 @@ def _sort_search_and_filter(page: Any) -> None:
     assert _titles(page) == ["Neuromancer"]
 
 
-def _edit_with_an_error(page: Any) -> None:
+def _edit_with_an_error(page: Any, shoot: Shoot) -> None:
     page.goto(BOOKS + "?sort=title")
     page.locator("tr", has_text="Dune").locator("text=Edit").click()
     assert page.input_value("#field-title") == "Dune"
-    _shoot(page, "book-form")
+    shoot("book-form")
     page.fill("#field-isbn", "not an isbn")
     page.fill("#field-title", "Dune Messiah")
     page.click("text=Save")
     error = page.locator(".field.has-error .error")
     assert error.inner_text() == "The Isbn field format is invalid."
     assert page.input_value("#field-title") == "Dune Messiah"
-    _shoot(page, "book-form-error")
+    shoot("book-form-error")
     page.fill("#field-isbn", "9780441172696")
     page.click("text=Save")
     assert page.locator(".flash-success").inner_text() == "Saved."
     assert "Dune Messiah" in _titles(page)
 
 
-def _delete_from_the_detail_page(page: Any) -> None:
+def _delete_from_the_detail_page(page: Any, shoot: Shoot) -> None:
     page.locator("tr", has_text="Dune Messiah").locator("text=View").click()
     assert page.locator("dl.record").inner_text().count("Dune Messiah") == 1
     assert page.locator("dl.record a", has_text="Frank Herbert").count() == 1
-    _shoot(page, "book-detail")
+    shoot("book-detail")
     page.click("button:has-text('Delete')")
     assert urlsplit(page.url).path == BOOKS
     assert page.locator(".flash-success").inner_text() == "Deleted."
@@ -190,7 +205,7 @@ def _export(page: Any) -> None:
     assert "Neuromancer" in text
 
 
-def test_a_librarian_manages_books(page: Any) -> None:
+def test_a_librarian_manages_books(page: Any, shoot: Shoot) -> None:
     _log_in(page)
     _create_author(page, "Frank Herbert")
     _create_book(page, "Dune", "science", available=True)
@@ -199,9 +214,9 @@ def test_a_librarian_manages_books(page: Any) -> None:
     _create_book(page, "Temp two", "history", available=True)
     _sort_search_and_filter(page)
     page.goto(BOOKS + "?sort=title")
-    _shoot(page, "book-index")
-    _edit_with_an_error(page)
-    _delete_from_the_detail_page(page)
+    shoot("book-index")
+    _edit_with_an_error(page, shoot)
+    _delete_from_the_detail_page(page, shoot)
     _mass_delete(page)
     _export(page)
     page.click("text=Log out")

@@ -9,18 +9,19 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_IDS, REPO, project_env, tree_files
+from conftest import EXAMPLE_IDS, FRAMEWORKS, REPO, project_env, tree_files
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 @pytest.mark.parametrize("example", EXAMPLE_IDS)
+@pytest.mark.parametrize("framework", FRAMEWORKS)
 def test_emitted_project_passes_its_own_tests(
-    generated, fresh_copy, database_url: str, example: str
+    generated, fresh_copy, database_url: str, example: str, framework: str
 ) -> None:
     """The project's own suite, schemathesis included, on SQLite and PostgreSQL."""
-    project = fresh_copy(generated(example))
+    project = fresh_copy(generated(example, framework))
     env = {**project_env(project, database_url), "TEST_DATABASE_URL": database_url}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
@@ -66,7 +67,49 @@ def test_pip_install_then_migrate_in_a_fresh_venv(
     assert (tmp_path / "installed.db").is_file()
 
 
-def test_copier_copy_gives_the_same_project(generated, tmp_path: Path) -> None:
+@pytest.mark.skipif("django" not in FRAMEWORKS, reason="the Django target is off")
+def test_pip_install_then_migrate_django_project_in_a_fresh_venv(
+    generated, fresh_copy, tmp_path
+) -> None:
+    """`pip install -e .` installs what the Django project needs; manage.py works."""
+    project = fresh_copy(generated("todo", "django"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "-e", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
+    env = {
+        **{
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"PYTHONPATH", "VIRTUAL_ENV"}
+        },
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'installed.db'}",
+        "SECRET_KEY": project_env(project, "")["SECRET_KEY"],
+        "JWT_SECRET": project_env(project, "")["JWT_SECRET"],
+    }
+    for args in (["check", "--deploy", "--fail-level", "ERROR"], ["migrate"]):
+        result = subprocess.run(
+            [str(python), "manage.py", *args],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, (args, result.stdout, result.stderr)
+    assert (tmp_path / "installed.db").is_file()
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_copier_copy_gives_the_same_project(
+    generated, tmp_path: Path, framework: str
+) -> None:
     """`copier copy --trust <repo> DEST`, given the manifest's answers, = `generate`."""
     dest = tmp_path / "from-copier"
     result = subprocess.run(
@@ -86,7 +129,7 @@ def test_copier_copy_gives_the_same_project(generated, tmp_path: Path) -> None:
             "-d",
             "project_title=Library admin",
             "-d",
-            "framework=fastapi",
+            f"framework={framework}",
             "-d",
             "jwt=false",
             str(REPO),
@@ -99,4 +142,4 @@ def test_copier_copy_gives_the_same_project(generated, tmp_path: Path) -> None:
         timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert tree_files(dest) == tree_files(generated("library"))
+    assert tree_files(dest) == tree_files(generated("library", framework))

@@ -473,7 +473,16 @@ def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:
 
 def test_list_parameters(library: dict[str, Any]) -> None:
     params = _parameters(library, "get", "/admin/resource/book-resource/crud")
-    assert list(params) == ["page", "per_page", "sort", "filter", "search", "query-tag"]
+    assert list(params) == [
+        "page",
+        "per_page",
+        "sort",
+        "filter",
+        "search",
+        "query-tag",
+        "total",
+        "cursor",
+    ]
     assert params["page"]["schema"]["minimum"] == 1
     assert params["per_page"]["schema"] == {
         "type": "integer",
@@ -498,7 +507,7 @@ def test_search_and_tags_only_when_declared() -> None:
     plain = projects.resource("Plain", projects.field("name"), title="Plains")
     doc = build_spec(projects.project(plain))
     params = _parameters(doc, "get", "/admin/resource/plain-resource/crud")
-    assert list(params) == ["page", "per_page", "sort", "filter"]
+    assert list(params) == ["page", "per_page", "sort", "filter", "total", "cursor"]
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ import pytest
 
 from generator import ir
 from generator.render import code_environment
+from generator.targets import django
 from generator.targets import fastapi as target
 
 MODE = black.Mode(target_versions={black.TargetVersion.PY311})
@@ -101,3 +102,20 @@ def test_templates_render_black_clean_python(name: str) -> None:
             )
         )
         assert formatted == text, diff
+
+
+@pytest.mark.parametrize("name", sorted(PROJECTS))
+def test_django_stable_templates_render_black_clean_python(name: str) -> None:
+    # Only the templates the Django target declares black-stable are held to it.
+    env = code_environment()
+    project = replace(PROJECTS[name](), framework="django")
+    plans = [
+        p
+        for p in django.plan_files(project)
+        if p.template in django.BLACK_STABLE_TEMPLATES
+    ]
+    assert {p.template for p in plans} == django.BLACK_STABLE_TEMPLATES
+    for plan in plans:
+        text = env.get_template(plan.template).render(**plan.context)
+        ast.parse(text, filename=plan.path)
+        assert black.format_str(text, mode=MODE) == text, plan.path

@@ -88,7 +88,7 @@ def _oag_generate(args: argparse.Namespace) -> int:
 
 def _jwt_secret(args: argparse.Namespace) -> int:
     del args
-    from app.core.tokens import make_secret
+    from app.panel.core.tokens import make_secret
 
     print(make_secret())
     return 0
@@ -109,13 +109,9 @@ def _add_create_user(
         "create-user",
         help="add a user who may log into the panel (asks for the password)",
     )
-    user.add_argument("email", help="the login name")
-    user.add_argument("--name", default="", help="shown in the panel")
-    user.add_argument(
-        "--password-stdin",
-        action="store_true",
-        help="read the password from standard input instead of asking",
-    )
+    from app.panel.core.accounts import add_new_user_arguments
+
+    add_new_user_arguments(user)
     user.set_defaults(handler=_create_user)
 
 

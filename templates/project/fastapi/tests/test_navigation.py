@@ -1,4 +1,7 @@
-"""A resource's and a page's URL helpers: the URL each one gives, one row per case."""
+"""A resource's and a page's URL helpers: the URL each one gives, one row per case.
+
+One file in the FastAPI and the Django project (``tests/frame.py`` says how).
+"""
 
 from __future__ import annotations
 
@@ -7,17 +10,19 @@ from collections.abc import Callable
 import pytest
 from jinja2 import Environment
 
-from app.panel.core.current import RouteState, reset_current_route
-from app.panel.core.current import set_current_route as remember
-from app.panel.core.pages import FormPage, IndexPage, Page, Pages
-from app.panel.core.resource import Resource
-from app.panel.navigation import install_template_helpers
-from tests.gadgets import (
-    CustomPagesResource,
-    GadgetListPage,
-    GadgetResource,
-    ReportPage,
+from tests.frame import (
+    FormPage,
+    IndexPage,
+    Page,
+    Pages,
+    Resource,
+    RouteState,
+    install_template_helpers,
+    reset_current_route,
 )
+from tests.frame import set_current_route as remember
+from tests.gadget_parts import GadgetListPage
+from tests.gadgets import CustomPagesResource, GadgetResource, ReportPage
 
 GADGETS = GadgetResource()
 REPORT = ReportPage()

@@ -1,4 +1,7 @@
-"""``to_page``: every way to name a page and a resource, and its errors."""
+"""``to_page``: every way to name a page and a resource, and its errors.
+
+One file in the FastAPI and the Django project (``tests/frame.py`` says how).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +10,17 @@ from typing import Any
 
 import pytest
 
-from app.panel.core.current import RouteState, Site, reset_current_route
-from app.panel.core.current import set_current_route as remember
-from app.panel.core.endpoints import to_page
-from app.panel.core.pages import FormPage, IndexPage, PageError
-from app.panel.navigation import to_page as redirect_to_page
+from tests.frame import (
+    FormPage,
+    IndexPage,
+    PageError,
+    RouteState,
+    Site,
+    redirect_to_page,
+    reset_current_route,
+    to_page,
+)
+from tests.frame import set_current_route as remember
 from tests.gadgets import CustomPagesResource, GadgetResource, ReportPage
 
 GADGETS = GadgetResource()

@@ -2,12 +2,13 @@
 
 Statements are built once, when the store is created; a request only adds its own
 conditions. Each public method is one unit of work for one threadpool hop: it takes the
-engine, runs one transaction and returns plain dicts, in field declaration order.
+engine, runs one transaction and returns plain dicts, in field declaration order. The
+exception is ``read``: one record through an SQLite ``LoopReader``, on the event loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,29 +20,38 @@ from sqlalchemy import (
     Select,
     String,
     Table,
+    and_,
     bindparam,
     cast,
     delete,
     func,
     insert,
+    literal,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
 
-from app.core.db import transaction
+from app.core.db import LoopReader, transaction
 from app.core.passwords import hash_password
 
 from .core import fields as kernel
-from .core.query import ListQuery, coerce_value, to_utc
+from .core.inputs import stored_forms
+from .core.query import (
+    ESTIMATE,
+    ESTIMATE_CAP,
+    EXACT,
+    ListQuery,
+    coerce_value,
+    searched_as_text,
+)
 from .core.resource import Resource
 from .errors import Conflict, InvalidInput, NotFound
 from .store_bulk import BulkMethods
 
 Record = dict[str, Any]
-# String formats not stored as text: searching them compares their text form.
-_NOT_TEXT = frozenset({"date", "date-time", "uuid"})
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ class Store(BulkMethods):
         self._select = select(*columns)
         self._select_one = self._select.where(self._key == bindparam("key"))
         self._count = select(func.count()).select_from(table)
+        self._ones = select(literal(1)).select_from(table)
         self._insert = insert(table).returning(*columns)
         self._update = update(table).returning(*columns)
         self._delete = delete(table).where(self._key == bindparam("key"))
@@ -79,10 +90,14 @@ class Store(BulkMethods):
             self._key.in_(bindparam("keys", expanding=True))
         )
         self._filters = {name: table.c[name] for name in resource.filterable_fields}
+        ordered = {resource.key_name(), *resource.sortable_fields}
+        self._columns = {name: table.c[name] for name in ordered}
         self._orders = {
-            name: (table.c[name].asc(), table.c[name].desc())
-            for name in resource.sortable_fields
+            name: (column.asc(), column.desc())
+            for name, column in self._columns.items()
         }
+        self._table_name = f'"{table.name}"'
+        self._integer_key = kernel.json_type(resource.key_field) == "integer"
         self._search = tuple(_searchable(table, resource, n) for n in resource.search)
         self._tags = {
             tag.uri: tuple(
@@ -91,31 +106,76 @@ class Store(BulkMethods):
             )
             for tag in resource.query_tags
         }
-        self._converters = _converters(resource.writable_fields)
+        self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
             f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
         )
 
-    def list_page(self, engine: Engine, query: ListQuery) -> tuple[list[Record], int]:
-        """One page of records matching ``query``, and how many match in all."""
+    def list_page(
+        self, engine: Engine, query: ListQuery
+    ) -> tuple[list[Record], int | None]:
+        """The rows of one page of ``query`` and how many match (``None``: not counted).
+
+        Reads ``query.limit`` rows (one past the page unless counted exactly), in
+        reverse for a ``prev`` cursor; ``core.pagination.list_body`` shapes them.
+        """
         conditions = self._conditions(query)
+        total: int | None = None
         with transaction(engine) as connection:
-            total = connection.execute(self._count.where(*conditions)).scalar_one()
-            if query.offset >= total:
-                return [], total
+            if query.total == EXACT and not query.keyset:
+                total = connection.execute(self._count.where(*conditions)).scalar_one()
+                if query.offset >= total:
+                    return [], total
+            elif query.total == ESTIMATE:
+                total = self._estimate(connection, conditions)
+            if query.cursor is not None:
+                conditions.append(self._after(query))
             statement = (
                 self._select.where(*conditions)
                 .order_by(*self._order(query))
-                .limit(query.per_page)
-                .offset(query.offset)
+                .limit(query.limit)
             )
+            if query.offset:
+                statement = statement.offset(query.offset)
             rows = connection.execute(statement).all()
         return [dict(zip(self._names, row, strict=True)) for row in rows], total
+
+    def _estimate(
+        self, connection: Connection, conditions: list[ColumnElement[bool]]
+    ) -> int:
+        """How many rows match: exact up to ``ESTIMATE_CAP``, then estimated.
+
+        Past the cap: the table's estimated size when unfiltered (PostgreSQL's
+        planner statistics, else the largest integer key), else the cap plus one.
+        """
+        capped = self._ones.where(*conditions).limit(ESTIMATE_CAP + 1)
+        found = connection.execute(
+            select(func.count()).select_from(capped.subquery())
+        ).scalar_one()
+        if found <= ESTIMATE_CAP or conditions:
+            return int(found)
+        if connection.dialect.name == "postgresql":
+            estimate = connection.execute(
+                text("SELECT reltuples FROM pg_class WHERE oid = to_regclass(:name)"),
+                {"name": self._table_name},
+            ).scalar()
+        elif self._integer_key:
+            estimate = connection.execute(select(func.max(self._key))).scalar()
+        else:
+            estimate = None
+        return max(int(found), int(estimate or 0))
 
     def fetch(self, engine: Engine, key: Any) -> Record:
         """The record with ``key``."""
         with transaction(engine) as connection:
             row = connection.execute(self._select_one, {"key": key}).first()
+        if row is None:
+            raise self._not_found(key)
+        return dict(zip(self._names, row, strict=True))
+
+    def read(self, reader: LoopReader, key: Any) -> Record:
+        """``fetch`` on the event loop, through an SQLite ``LoopReader``."""
+        row = reader.first(self._select_one, {"key": key})
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
@@ -191,10 +251,31 @@ class Store(BulkMethods):
         return conditions
 
     def _order(self, query: ListQuery) -> list[ColumnElement[Any]]:
-        order = [self._orders[s.name][s.descending] for s in query.sort]
-        if all(s.name != self._key.name for s in query.sort):
-            order.append(self._key.asc())  # a stable order pages cleanly
-        return order
+        # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
+        # reads backwards from where it points.
+        flip = query.backwards
+        return [self._orders[s.name][s.descending != flip] for s in query.order]
+
+    def _after(self, query: ListQuery) -> ColumnElement[bool]:
+        """Rows past the cursor in the list's order (before it for ``prev``)."""
+        assert query.cursor is not None
+        terms = [
+            (term, literal(value, self._columns[term.name].type))
+            for term, value in zip(query.order, query.cursor.values, strict=True)
+        ]
+        choices = []
+        for index, (term, value) in enumerate(terms):
+            column = self._columns[term.name]
+            down = term.descending != query.backwards
+            ahead = column < value if down else column > value
+            equal = [self._columns[t.name] == v for t, v in terms[:index]]
+            choices.append(and_(*equal, ahead))
+        first, value = terms[0]
+        column = self._columns[first.name]
+        # A plain range on the leading column lets the database use its index.
+        down = first.descending != query.backwards
+        near = column <= value if down else column >= value
+        return and_(near, or_(*choices))
 
     def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]:
         prepared = dict(values)
@@ -219,23 +300,10 @@ class Store(BulkMethods):
 
 def _searchable(table: Table, resource: type[Resource], name: str) -> Any:
     column = table.c[name]
-    field = resource.field_map[name]
-    if kernel.json_type(field) == "string" and field.json_format not in _NOT_TEXT:
+    if searched_as_text(resource.field_map[name]):
         return column
     return cast(column, String)
 
 
 def _escape_like(term: str) -> str:
     return term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _converters(
-    fields: Sequence[kernel.Field],
-) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
-    converters: list[tuple[str, Callable[[Any], Any]]] = []
-    for field in fields:
-        if isinstance(field, kernel.Password):
-            converters.append((field.name, hash_password))
-        elif isinstance(field, kernel.DateTime):
-            converters.append((field.name, to_utc))
-    return tuple(converters)

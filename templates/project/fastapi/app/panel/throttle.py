@@ -16,9 +16,10 @@ from fastapi import Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
-from app.core.auth_state import attempt_key, clear_attempts, count_attempt
+from app.core.auth_state import clear_attempts, count_attempt
 from app.core.config import Settings
 
+from .core.accounts import attempt_key
 from .errors import TooManyRequests
 from .login import Credentials, Next
 

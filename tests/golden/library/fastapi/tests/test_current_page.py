@@ -16,20 +16,9 @@ from fastapi.testclient import TestClient
 from app.panel.core.routes import ROUTES
 from app.panel.guards import PANEL_GUARDS
 from app.panel.responses import json_response
-from tests.gadgets import GadgetResource, gadget_app, page_checks
-
-NOWHERE = {
-    "index": False,
-    "form": False,
-    "create": False,
-    "update": False,
-    "detail": False,
-}
-INDEX = {**NOWHERE, "index": True}
-DETAIL = {**NOWHERE, "detail": True}
-CREATE = {**NOWHERE, "form": True, "create": True}
-UPDATE = {**NOWHERE, "form": True, "update": True}
-G = "resource/gadget-resource"
+from tests.cases import NOWHERE, PAGE_CHECKS_BY_ROUTE, PAGE_CHECKS_IN_METHODS
+from tests.gadget_parts import page_checks
+from tests.gadgets import GadgetResource, gadget_app
 
 
 async def _probe(request: Request) -> Response:
@@ -54,29 +43,7 @@ def app(app: FastAPI) -> Iterator[FastAPI]:
 
 @pytest.mark.parametrize(
     ("method", "path", "expected"),
-    [
-        ("GET", f"{G}/crud", INDEX),
-        ("GET", f"{G}/crud/5", DETAIL),
-        ("POST", f"{G}/crud", CREATE),
-        ("PUT", f"{G}/crud/5", UPDATE),
-        ("PATCH", f"{G}/crud/5", UPDATE),
-        ("DELETE", f"{G}/crud/5", INDEX),
-        ("DELETE", f"{G}/crud", INDEX),
-        ("GET", f"{G}/index-page", INDEX),
-        ("GET", f"{G}/form-page", CREATE),
-        ("GET", f"{G}/form-page/5", UPDATE),
-        ("GET", f"{G}/detail-page", DETAIL),
-        ("GET", f"{G}/detail-page/5", DETAIL),
-        ("GET", f"{G}/no-such-page", NOWHERE),
-        ("GET", "resource/other-resource/index-page", NOWHERE),
-        ("GET", "resource/other-resource/crud", NOWHERE),
-        ("GET", f"{G}/handler/export", NOWHERE),
-        ("POST", "method/form-page/gadget-resource", CREATE),
-        ("POST", "method/index-page/gadget-resource", INDEX),
-        ("GET", "component/detail-page/gadget-resource", DETAIL),
-        ("GET", "page/report-page", NOWHERE),
-        ("GET", "", NOWHERE),
-    ],
+    PAGE_CHECKS_BY_ROUTE,
 )
 def test_checks_answer_for_the_route(
     client: TestClient, method: str, path: str, expected: dict[str, bool]
@@ -90,10 +57,7 @@ def test_outside_a_request_every_check_is_false() -> None:
     assert page_checks(GadgetResource()) == NOWHERE
 
 
-@pytest.mark.parametrize(
-    ("page", "expected"),
-    [("index-page", INDEX), ("form-page", CREATE), ("detail-page", DETAIL)],
-)
+@pytest.mark.parametrize(("page", "expected"), PAGE_CHECKS_IN_METHODS)
 def test_an_async_method_knows_the_page_it_was_called_from(
     client: TestClient, page: str, expected: dict[str, bool]
 ) -> None:

@@ -1,15 +1,13 @@
-"""Helpers of the JWT tests: tokens made by hand, and users other than ``user``."""
+"""Helpers of the JWT tests: tokens made by hand, and users other than ``user``.
+
+The tokens are made by ``token_parts`` (shared with the Django project) with this
+app's issuer and keys.
+"""
 
 from __future__ import annotations
 
-import base64
-import json
-import secrets
-import time
-import warnings
 from typing import Any
 
-import jwt
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from httpx import Response
@@ -17,10 +15,7 @@ from httpx import Response
 from app.core import users
 from app.core.users import create_user
 from tests.helpers import PASSWORD
-
-JSON = {"Accept": "application/json"}
-# Left out of the claims by ``claims(…, name=DROP)``.
-DROP = object()
+from tests.token_parts import JSON, claims_for, sign_with, unsigned_with
 
 
 def token_login(client: TestClient, username: Any, password: Any) -> Response:
@@ -29,55 +24,19 @@ def token_login(client: TestClient, username: Any, password: Any) -> Response:
     return client.post("/admin/authenticate", json=body, headers=JSON)
 
 
-def bearer(token: str) -> dict[str, str]:
-    """The headers of a JSON request carrying ``token``."""
-    return {**JSON, "Authorization": f"Bearer {token}"}
-
-
 def claims(app: FastAPI, user_id: int, **changes: Any) -> dict[str, Any]:
     """Valid claims for ``user_id``, changed (``DROP`` removes one)."""
-    settings = app.state.settings
-    now = int(time.time())
-    found: dict[str, Any] = {
-        "iss": settings.jwt_issuer,
-        "aud": settings.jwt_issuer,
-        "sub": str(user_id),
-        "iat": now,
-        "exp": now + 600,
-        "jti": secrets.token_urlsafe(16),
-    }
-    found.update(changes)
-    return {name: value for name, value in found.items() if value is not DROP}
+    return claims_for(app.state.settings.jwt_issuer, user_id, **changes)
 
 
-def sign(
-    app: FastAPI,
-    payload: dict[str, Any],
-    *,
-    key: bytes | None = None,
-    algorithm: str = "HS256",
-    **header: Any,
-) -> str:
-    """``payload`` signed with the app's key (or ``key``), naming the app's key id."""
-    keys = app.state.authentication.keys
-    headers = {"kid": keys.signing_id, **header}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # PyJWT warns of keys short for HS384
-        return jwt.encode(
-            payload, key or keys.signing, algorithm=algorithm, headers=headers
-        )
-
-
-def b64(data: dict[str, Any]) -> str:
-    """``data`` as a JWT part: JSON, base64url without padding."""
-    text = json.dumps(data).encode()
-    return base64.urlsafe_b64encode(text).rstrip(b"=").decode()
+def sign(app: FastAPI, payload: dict[str, Any], **options: Any) -> str:
+    """``payload`` signed with the app's key (``sign_with`` takes ``options``)."""
+    return sign_with(app.state.authentication.keys, payload, **options)
 
 
 def unsigned(app: FastAPI, payload: dict[str, Any], **header: Any) -> str:
     """A token with ``header`` and ``payload`` and no signature."""
-    keys = app.state.authentication.keys
-    return f"{b64({'kid': keys.signing_id, **header})}.{b64(payload)}."
+    return unsigned_with(app.state.authentication.keys, payload, **header)
 
 
 def other_user(app: FastAPI, *, active: bool = True, deleted: bool = False) -> int:

@@ -8,8 +8,6 @@ longer matter. Times are Unix seconds.
 
 from __future__ import annotations
 
-import hashlib
-
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.dialects import postgresql, sqlite
@@ -17,13 +15,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import transaction
 from app.core.models import Base
-from app.core.tokens import MAX_LEEWAY
-from app.core.users import normalize_email
-
-# A revoked token is kept until no clock could still accept it.
-_KEEP_REVOKED = MAX_LEEWAY
-# Nothing lives longer than this, whatever a token claims.
-_MAX_LIFETIME = 366 * 24 * 60 * 60
+from app.panel.core.tokens import revoked_until
 
 
 class LoginAttempt(Base):
@@ -54,12 +46,6 @@ def _insert(connection: Connection, table: sa.Table) -> sa.Insert:
     dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
     insert: sa.Insert = dialect.insert(table)
     return insert
-
-
-def attempt_key(username: str, address: str) -> str:
-    """The throttle's key for logins as ``username`` from ``address``."""
-    text = f"{normalize_email(username)}\0{address}"
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def count_attempt(
@@ -99,7 +85,7 @@ def clear_attempts(engine: Engine, key: str) -> None:
 
 def revoke_token(engine: Engine, jti: str, *, expires_at: int, now: int) -> None:
     """Refuse the token ``jti`` from now on (until it would have expired anyway)."""
-    keep_until = min(expires_at, now + _MAX_LIFETIME) + _KEEP_REVOKED
+    keep_until = revoked_until(expires_at, now=now)
     with transaction(engine, writes=True) as connection:
         connection.execute(sa.delete(_REVOKED).where(_REVOKED.c.expires_at < now))
         statement = (
@@ -110,6 +96,7 @@ def revoke_token(engine: Engine, jti: str, *, expires_at: int, now: int) -> None
         connection.execute(statement)
 
 
-def not_revoked(jti: str) -> sa.ColumnElement[bool]:
-    """A condition true while the token ``jti`` has not been revoked."""
-    return ~sa.exists().where(_REVOKED.c.jti == jti)
+# True while the token whose id is the parameter ``:jti`` has not been revoked.
+NOT_REVOKED: sa.ColumnElement[bool] = ~sa.exists().where(
+    _REVOKED.c.jti == sa.bindparam("jti")
+)

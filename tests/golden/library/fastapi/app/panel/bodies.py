@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl
-
 from starlette.requests import Request
 
-from .errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
-from .validation import Body
+from .core.inputs import Body, form_pairs
+from .errors import PayloadTooLarge, UnsupportedMediaType
 
 _FORM = "application/x-www-form-urlencoded"
 
@@ -16,7 +14,7 @@ async def read_body(request: Request, limit: int) -> Body:
     """The body as raw JSON bytes or form pairs; refuses other types and big bodies."""
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type == _FORM:
-        return _form_pairs(await _read_limited(request, limit))
+        return form_pairs(await _read_limited(request, limit))
     if media_type in {"", "application/json"} or media_type.endswith("+json"):
         return await _read_limited(request, limit)
     raise UnsupportedMediaType(
@@ -27,15 +25,6 @@ async def read_body(request: Request, limit: int) -> Body:
 async def read_raw(request: Request, limit: int) -> bytes:
     """The body as it came, whatever its type; refused with 413 over ``limit`` bytes."""
     return await _read_limited(request, limit)
-
-
-def _form_pairs(raw: bytes) -> list[tuple[str, str]]:
-    try:
-        pairs = parse_qsl(raw.decode(), keep_blank_values=True)
-    except UnicodeDecodeError:
-        raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
-    # "_token", "_method", "_redirect": the form's own fields, never a record's.
-    return [(name, value) for name, value in pairs if not name.startswith("_")]
 
 
 async def _read_limited(request: Request, limit: int) -> bytes:

@@ -1,35 +1,17 @@
-"""Where page requests go next: the one check of targets a request names.
+"""Where page requests go next.
 
 ``_redirect`` fields and ``next`` parameters come from the client, so they are used
-only when they are a path on this site; anything else (another host, a scheme, a
-backslash or control character a browser would read differently) becomes the fallback.
+only when the kernel's ``safe_path`` accepts them (a path on this site).
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from fastapi import Request
 from fastapi.responses import RedirectResponse
 
+from .core.urls import safe_path
 from .flash import flash
 from .formdata import form_value
-from .urls import PREFIX
-
-
-def safe_path(target: str | None, fallback: str = PREFIX) -> str:
-    """``target`` when it is a path on this site, else ``fallback``."""
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return fallback
-    if any(c == "\\" or ord(c) < 32 or ord(c) == 127 for c in target):
-        return fallback
-    try:
-        parts = urlsplit(target)
-    except ValueError:
-        return fallback
-    if parts.scheme or parts.netloc:
-        return fallback
-    return target
 
 
 def see_other(url: str) -> RedirectResponse:

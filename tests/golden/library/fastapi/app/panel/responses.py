@@ -12,6 +12,8 @@ from typing import Any
 import orjson
 from fastapi import Response
 
+from .core import answers
+
 _OPTIONS = orjson.OPT_NAIVE_UTC
 
 
@@ -35,19 +37,12 @@ def saved_response(
     location: str | None = None,
 ) -> Response:
     """The answer to a create or an update: a toast, the form page and the record."""
-    body = {
-        "message": "Saved",
-        "messageType": "success",
-        "redirect": redirect,
-        "data": record,
-    }
     headers = {"Location": location} if location else None
-    return json_response(body, status_code=status_code, headers=headers)
+    return json_response(
+        answers.saved(record, redirect), status_code=status_code, headers=headers
+    )
 
 
 def deleted_response(deleted: int | None = None) -> Response:
     """The answer to a delete; mass deletes also say how many rows went."""
-    body: dict[str, Any] = {"message": "Deleted", "messageType": "success"}
-    if deleted is not None:
-        body["deleted"] = deleted
-    return json_response(body)
+    return json_response(answers.deleted(deleted))

@@ -15,11 +15,11 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.db import transaction
 
+from .core.imports import ImportRow, ImportTally
 from .core.query import ListQuery
 from .errors import InvalidInput
 
 _CHUNK = 1000
-ImportRow = tuple[str, Any, Mapping[str, Any]]
 
 
 class BulkMethods:
@@ -90,25 +90,17 @@ class BulkMethods:
 
         Returns how many records were created and updated; errors name the row label.
         """
-        created = updated = 0
-        errors: dict[str, list[str]] = {}
-        label = ""
+        tally = ImportTally()
         try:
             with transaction(engine, writes=True) as connection:
-                for label, key, values in rows:
-                    problems = self._import_row(connection, key, self._prepare(values))
-                    if problems:
-                        errors[label] = problems
-                    elif key is None:
-                        created += 1
-                    else:
-                        updated += 1
-                if errors:
-                    raise InvalidInput(errors)
+
+                def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
+                    return self._import_row(connection, key, self._prepare(values))
+
+                tally.write(rows, write_row)
         except IntegrityError:
-            message = "The record conflicts with existing data."
-            raise InvalidInput({label: [message]}) from None
-        return created, updated
+            raise tally.conflict() from None
+        return tally.created, tally.updated
 
     def _import_row(
         self, connection: Connection, key: Any, values: dict[str, Any]

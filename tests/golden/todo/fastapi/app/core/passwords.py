@@ -10,8 +10,7 @@ from __future__ import annotations
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-# Django's cap (CVE-2013-1443): hashing megabytes of "password" is a denial of service.
-MAX_PASSWORD_BYTES = 4096
+from app.panel.core.passwords import MAX_PASSWORD_BYTES, is_too_long
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
 # Checked when no user has the login name, so a miss costs what a wrong password costs.
@@ -23,11 +22,6 @@ _DECOY = (
 
 class PasswordTooLong(ValueError):
     """The password is over ``MAX_PASSWORD_BYTES`` in UTF-8."""
-
-
-def is_too_long(password: str) -> bool:
-    """Whether ``password`` is over the length the panel hashes."""
-    return len(password.encode("utf-8", "surrogatepass")) > MAX_PASSWORD_BYTES
 
 
 def hash_password(password: str) -> str:

@@ -12,15 +12,16 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.responses import HTMLResponse
-from jinja2 import Environment, FileSystemLoader, Template
 from starlette.staticfiles import StaticFiles
 
 from app.core.config import PROJECT_DIR, Settings
 from app.panel.auth import authenticated
+from app.panel.core.docs_page import PAGE_HEADERS, SPEC_MEDIA_TYPES, docs_template
 from app.panel.core.oag import (
-    BUILTIN_VIEW,
     DOCS_PATH,
     DOCS_ROUTE_NAME,
+    SpecKind,
+    SpecSource,
     route_path,
     swagger_config,
     yaml_route,
@@ -29,56 +30,12 @@ from app.panel.core.resource import Resource
 from app.panel.sessions import stored_csrf_token
 from app.panel.stack import uses_jwt
 
-from .spec import SpecKind, SpecSource
+from .spec import spec_options
 
 HERE = Path(__file__).resolve().parent
 ASSETS_PATH = f"{DOCS_PATH}/assets"
 ASSETS_ROUTE_NAME = "oag.assets"
-_CSP = "; ".join(
-    [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        "frame-ancestors 'none'",
-    ]
-)
-PAGE_HEADERS = {
-    "Content-Security-Policy": _CSP,
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "same-origin",
-    "Cache-Control": "no-store",
-}
 _READ = ["GET", "HEAD"]
-_MEDIA_TYPES: dict[SpecKind, str] = {
-    "json": "application/json",
-    "yaml": "application/yaml",
-}
-
-
-def docs_template(view: str) -> Template:
-    """The /docs template: built in, or a file (relative to the project, or absolute).
-
-    A template that does not exist fails when the app is created.
-    """
-    if view == BUILTIN_VIEW:
-        loader, name = FileSystemLoader(HERE / "templates"), "docs.html"
-    else:
-        path = PROJECT_DIR / view
-        loader, name = FileSystemLoader(path.parent), path.name
-    env = Environment(
-        loader=loader,
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return env.get_template(name)
 
 
 class DocsRoutes:
@@ -86,8 +43,10 @@ class DocsRoutes:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.source = SpecSource(settings)
-        self.template = docs_template(settings.oag_view)
+        self.source = SpecSource(PROJECT_DIR, settings.oag_path, spec_options(settings))
+        self.template = docs_template(
+            settings.oag_view, builtin_dir=HERE / "templates", project_dir=PROJECT_DIR
+        )
         self.jwt = uses_jwt(settings)
 
     def _asset(self, request: Request, path: str) -> str:
@@ -129,7 +88,7 @@ class DocsRoutes:
         ]
         return Response(
             self.source.read(kind, resources),
-            media_type=_MEDIA_TYPES[kind],
+            media_type=SPEC_MEDIA_TYPES[kind],
             headers={"X-Content-Type-Options": "nosniff"},
         )
 

@@ -18,11 +18,12 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from fastapi import Request
-from sqlalchemy import Engine
+from sqlalchemy import Select
 from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
-from app.core.users import User, get_user
+from app.core.db import LoopReader
+from app.core.users import BY_ID, User, get_user, read_user
 
 from .errors import Unauthenticated
 from .sessions import renew_session
@@ -67,6 +68,24 @@ def current_user(request: Request) -> User | None:
     return user
 
 
+async def load_user(
+    request: Request,
+    user_id: int,
+    statement: Select[Any] = BY_ID,
+    **values: Any,
+) -> User | None:
+    """The user ``statement`` selects (see ``user_query``), read for this request.
+
+    On SQLite the read runs on the event loop (it takes microseconds, less than a
+    hand-off to the thread pool); elsewhere in the pool.
+    """
+    reader: LoopReader | None = request.app.state.reader
+    if reader is not None:
+        return read_user(reader, user_id, statement, **values)
+    engine = request.app.state.engine
+    return await run_in_threadpool(get_user, engine, user_id, statement, **values)
+
+
 def _fingerprint(request: Request, user: User) -> str:
     key: bytes = request.app.state.signing_key
     return hmac.new(key, user.password_hash.encode(), hashlib.sha256).hexdigest()
@@ -98,8 +117,7 @@ class SessionAuthentication:
         user_id: Any = request.session.get(USER_KEY)
         if not isinstance(user_id, int) or isinstance(user_id, bool):
             return None
-        engine: Engine = request.app.state.engine
-        user = await run_in_threadpool(get_user, engine, user_id)
+        user = await load_user(request, user_id)
         valid = (
             user is not None
             and user.is_active

@@ -10,21 +10,20 @@ next step returns the answer, itself or by passing on (a throttle, a JWT issuerâ
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-import orjson
 from fastapi import APIRouter, Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
-from app.core.passwords import MAX_PASSWORD_BYTES, is_too_long
 from app.core.users import check_credentials
 
 from .accept import wants_json
 from .auth import Authentication, login
 from .bodies import read_body
+from .core.accounts import FAILED
+from .core.credentials import Credentials, login_page_context, parse_credentials
 from .csrf import CSRFMismatch, valid_token
 from .errors import InvalidInput
 from .formdata import form_value, is_form_submission
@@ -33,19 +32,6 @@ from .redirects import safe_path, see_other
 from .responses import json_response
 from .templating import render
 from .urls import PREFIX, login_url
-
-FAILED = "These credentials do not match our records."
-_MAX_USERNAME = 254
-
-
-@dataclass(frozen=True)
-class Credentials:
-    """What a login sends; ``next`` is where a form login goes afterwards."""
-
-    username: str
-    password: str
-    next: str | None = None
-
 
 Next = Callable[[Request, Credentials], Awaitable[Response]]
 
@@ -106,38 +92,10 @@ class SessionLogin:
         return see_other(safe_path(credentials.next, PREFIX))
 
 
-def _check(username: Any, password: Any) -> Credentials:
-    errors: dict[str, list[str]] = {}
-    if not isinstance(username, str) or not username.strip():
-        errors["username"] = ["The username field is required."]
-    elif len(username) > _MAX_USERNAME:
-        errors["username"] = [FAILED]
-    if not isinstance(password, str) or not password:
-        errors["password"] = ["The password field is required."]
-    elif is_too_long(password):
-        message = f"The password must not be greater than {MAX_PASSWORD_BYTES} bytes."
-        errors["password"] = [message]
-    if errors:
-        raise InvalidInput(errors)
-    return Credentials(str(username), str(password))
-
-
 async def read_credentials(request: Request) -> Credentials:
     """The username and password sent as JSON or as the login form; else 422."""
-    body = await read_body(request, request.app.state.settings.max_body_size)
-    if isinstance(body, list):
-        fields = dict(body)
-        credentials = _check(fields.get("username"), fields.get("password"))
-        return Credentials(
-            credentials.username, credentials.password, fields.get("next")
-        )
-    try:
-        data = orjson.loads(body or b"{}")
-    except orjson.JSONDecodeError:
-        raise InvalidInput({"body": ["The request body is not valid JSON."]}) from None
-    if not isinstance(data, dict):
-        raise InvalidInput({"body": ["The request body must be a JSON object."]})
-    return _check(data.get("username"), data.get("password"))
+    limit = request.app.state.settings.max_body_size
+    return parse_credentials(await read_body(request, limit))
 
 
 router = APIRouter(include_in_schema=False)
@@ -151,11 +109,7 @@ def _login_page(
     username: str = "",
     status_code: int = 200,
 ) -> Response:
-    context = {
-        "errors": errors or {},
-        "username": username,
-        "next": safe_path(next_path, ""),
-    }
+    context = login_page_context(next_path, errors, username)
     return render(request, "panel/login.html", context, status_code=status_code)
 
 

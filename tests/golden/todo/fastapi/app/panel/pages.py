@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 from .accept import wants_json
+from .core.pages import FRAGMENT
 from .errorpages import error_page, error_response
 from .errors import InvalidInput, NotAcceptable, NotFound, PanelError, Unauthenticated
 from .formdata import FORM_KEY, is_form_submission
@@ -27,7 +28,7 @@ from .registry import PanelResource, Registry
 from .responses import json_response
 from .templating import render
 from .urls import login_url, page_url
-from .views import FRAGMENT, detail_page, form_page, index_page, render_fragment
+from .views import detail_page, form_page, index_page, render_fragment
 
 _FORM_ROUTES = frozenset({"crud.store", "crud.update"})
 

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.core.config import Settings, get_settings
-from app.core.db import create_db_engine
+from app.core.db import create_db_engine, loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router
@@ -53,6 +53,7 @@ def create_app(
     app.state.settings = settings
     configure_auth(app, settings)
     app.state.engine = create_db_engine(settings.database_url)
+    app.state.reader = loop_reader(app.state.engine)
     app.state.registry = Registry(
         resources,
         max_per_page=settings.max_per_page,

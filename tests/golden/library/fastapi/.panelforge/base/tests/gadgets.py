@@ -17,21 +17,13 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.main import create_app
 from app.panel.core.current import current_route
-from app.panel.core.fields import (
-    ID,
-    Boolean,
-    Date,
-    Integer,
-    Number,
-    Select,
-    Text,
-    Textarea,
+from app.panel.core.pages import FormPage, Page
+from app.panel.core.resource import Resource
+from tests.gadget_parts import (
+    GadgetDeclarations,
+    GadgetListPage,
+    page_checks,
 )
-from app.panel.core.pages import FormPage, IndexPage, Page
-from app.panel.core.resource import QueryTag, Resource
-
-URI = "gadget-resource"
-CRUD = f"/admin/resource/{URI}/crud"
 
 
 class _Base(DeclarativeBase):
@@ -53,23 +45,10 @@ class Gadget(_Base):
     notes: Mapped[str | None] = mapped_column(sa.Text)
 
 
-class GadgetResource(Resource):
+class GadgetResource(GadgetDeclarations, Resource):
     """The tests' resource; its URI key is the default one, ``gadget-resource``."""
 
-    title = "Gadgets"
     model = Gadget
-    fields = (
-        ID(),
-        Text("name", max_length=50, required=True),
-        Number("price"),
-        Integer("stock", minimum=0),
-        Boolean("active", default=True),
-        Select("kind", options=("tool", "toy")),
-        Date("released_on"),
-        Textarea("notes", nullable=True),
-    )
-    search = ("name",)
-    query_tags = (QueryTag("active", "Active", {"active": True}),)
     methods = ("restock", "refuse", "download", "where", "count")
 
     async def restock(self, request: Request) -> dict[str, Any]:
@@ -108,26 +87,11 @@ class ReportPage(Page):
         return {"message": "Rebuilt.", "messageType": "info"}
 
 
-class GadgetListPage(IndexPage):
-    """A resource's own index page class (URI key ``gadget-list-page``)."""
-
-
 class CustomPagesResource(GadgetResource):
     """The same resource with its own pages; the first is the form."""
 
     uri = "custom-resource"
     pages = (FormPage, GadgetListPage)
-
-
-def page_checks(resource: Resource) -> dict[str, bool]:
-    """Every current-page check of ``resource``, by name."""
-    return {
-        "index": resource.is_now_on_index(),
-        "form": resource.is_now_on_form(),
-        "create": resource.is_now_on_create_form(),
-        "update": resource.is_now_on_update_form(),
-        "detail": resource.is_now_on_detail(),
-    }
 
 
 def gadget_app(template: FastAPI, **settings: Any) -> Iterator[FastAPI]:

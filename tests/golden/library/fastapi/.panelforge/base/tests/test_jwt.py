@@ -8,6 +8,7 @@ to tokens is a matter of settings. ``test_jwt_attacks.py`` tries to break the to
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import jwt
 import pytest
@@ -18,11 +19,13 @@ from pydantic import SecretStr
 
 from app.core import users
 from app.core.auth_state import RevokedToken, revoke_token
-from app.core.tokens import make_secret
 from app.core.users import User, create_user
+from app.panel.core import tokens as kernel_tokens
+from app.panel.core.tokens import make_secret
 from app.resources import RESOURCES
 from tests.helpers import PASSWORD, app_with
-from tests.tokens import JSON, bearer, claims, other_user, sign, token_login
+from tests.token_parts import JSON, bearer
+from tests.tokens import claims, other_user, sign, token_login
 
 pytestmark = pytest.mark.panel_auth("jwt")
 
@@ -132,6 +135,33 @@ def test_logout_revokes_the_token_and_only_it(
     assert anonymous.get(CRUD, headers=bearer(second)).status_code == 200
     assert anonymous.post("/admin/logout", headers=bearer(second)).status_code == 200
     assert anonymous.get(CRUD, headers=bearer(second)).status_code == 401
+
+
+def test_a_token_seen_before_is_refused_once_it_expires(
+    app: FastAPI, anonymous: TestClient, user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = int(time.time())
+    token = sign(app, claims(app, user.id, iat=now, exp=now + 30))
+    assert anonymous.get(CRUD, headers=bearer(token)).status_code == 200
+    leeway = min(app.state.settings.jwt_leeway, kernel_tokens.MAX_LEEWAY)
+    later = SimpleNamespace(time=lambda: now + 30 + leeway)
+    monkeypatch.setattr(
+        kernel_tokens, "time", later
+    )  # what decoding it again would say
+    refused = anonymous.get(CRUD, headers=bearer(token))
+    assert refused.status_code == 401 and refused.json() == UNAUTHENTICATED
+
+
+def test_a_token_seen_before_ends_with_its_user(
+    app: FastAPI, anonymous: TestClient, user: User
+) -> None:
+    token = token_login(anonymous, user.email, PASSWORD).json()["token"]
+    assert anonymous.get(CRUD, headers=bearer(token)).status_code == 200
+    table = users.PanelUser.__table__
+    with app.state.engine.begin() as connection:
+        where = table.c.id == user.id
+        connection.execute(table.update().where(where).values(is_active=False))
+    assert anonymous.get(CRUD, headers=bearer(token)).status_code == 401
 
 
 def test_revoked_tokens_are_forgotten_once_expired(app: FastAPI) -> None:

@@ -159,3 +159,25 @@ def _text(value: Any) -> str:
 
 def _segment(value: Any) -> str:
     return quote(_text(value), safe="")
+
+
+def _matcher(pattern: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(pattern)
+    # split() alternates literal text and parameter names: every odd item is a name.
+    regex = "".join("[^/]+" if i % 2 else re.escape(p) for i, p in enumerate(parts))
+    return re.compile(regex)
+
+
+_MATCHERS = tuple(
+    (_matcher(pattern), route.methods)
+    for route in ROUTES.values()
+    for pattern in route.patterns
+)
+
+
+def allowed_methods(path: str) -> list[str]:
+    """Every method the routes at ``path`` take, sorted: the ``Allow`` of a 405."""
+    found = {
+        m for regex, methods in _MATCHERS if regex.fullmatch(path) for m in methods
+    }
+    return sorted(found)

@@ -19,6 +19,7 @@ from app.core.users import User, create_user
 from app.main import create_app
 from app.panel.sessions import ConfigurationError
 from app.resources import RESOURCES
+from tests.cases import MALFORMED_LOGINS, guarded_routes
 from tests.helpers import PASSWORD, log_in, page_token
 
 pytestmark = pytest.mark.panel_auth("session")
@@ -27,20 +28,7 @@ CRUD = f"/admin/resource/{RESOURCES[0].uri}/crud"
 INDEX_PAGE = f"/admin/resource/{RESOURCES[0].uri}/index-page"
 FAILED = "These credentials do not match our records."
 # Every kind of panel route, and a method it answers.
-GUARDED = [
-    ("GET", "/admin"),
-    ("GET", CRUD),
-    ("POST", CRUD),
-    ("DELETE", CRUD),
-    ("GET", f"{CRUD}/1"),
-    ("PUT", f"{CRUD}/1"),
-    ("PATCH", f"{CRUD}/1"),
-    ("DELETE", f"{CRUD}/1"),
-    ("GET", INDEX_PAGE),
-    ("GET", f"/admin/resource/{RESOURCES[0].uri}/form-page"),
-    ("GET", f"/admin/resource/{RESOURCES[0].uri}/detail-page/1"),
-    ("POST", "/admin/logout"),
-]
+GUARDED = guarded_routes(RESOURCES[0].uri)
 
 
 def _login(client: TestClient, username: Any, password: Any) -> Any:
@@ -130,12 +118,7 @@ def test_a_garbage_stored_hash_is_a_plain_failure(
 
 @pytest.mark.parametrize(
     ("username", "password", "fields"),
-    [
-        (None, None, {"username", "password"}),
-        ("", PASSWORD, {"username"}),
-        ("ada@example.com", 12345, {"password"}),
-        ("ada@example.com", "x" * 4097, {"password"}),
-    ],
+    MALFORMED_LOGINS,
 )
 def test_malformed_logins_are_422(
     anonymous: TestClient, username: Any, password: Any, fields: set[str]

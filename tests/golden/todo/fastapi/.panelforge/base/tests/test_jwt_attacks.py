@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from app.core.auth_state import revoke_token
 from app.core.users import User
 from app.resources import RESOURCES
-from tests.tokens import DROP, b64, bearer, claims, other_user, sign, unsigned
+from tests.token_parts import DROP, b64, bearer
+from tests.tokens import claims, other_user, sign, unsigned
 
 pytestmark = pytest.mark.panel_auth("jwt")
 

@@ -15,9 +15,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import transaction
+from app.core.db import LoopReader, transaction
 from app.core.models import Base, BigKey
 from app.core.passwords import hash_password, needs_rehash, verify_password
+from app.panel.core.accounts import normalize_email
 
 
 class PanelUser(Base):
@@ -60,23 +61,41 @@ _COLUMNS = (_TABLE.c.id, _TABLE.c.email, _TABLE.c.name)
 _SELECT = sa.select(*_COLUMNS, _TABLE.c.password_hash, _TABLE.c.is_active)
 
 
-def normalize_email(email: str) -> str:
-    """The form an address is stored and looked up in."""
-    return " ".join(email.split()).lower()
-
-
 def _user(row: Any) -> User | None:
     return None if row is None else User(*row)
 
 
+def user_query(*conditions: sa.ColumnElement[bool]) -> sa.Select[Any]:
+    """A statement for the user with id ``:user_id`` (if ``conditions`` hold).
+
+    Build it once: requests pass their values, so the statement is rendered once.
+    """
+    return _SELECT.where(_TABLE.c.id == sa.bindparam("user_id"), *conditions)
+
+
+BY_ID = user_query()
+
+
 def get_user(
-    engine: Engine, user_id: int, *conditions: sa.ColumnElement[bool]
+    engine: Engine,
+    user_id: int,
+    statement: sa.Select[Any] = BY_ID,
+    **values: Any,
 ) -> User | None:
-    """The user with ``user_id``, if any (and if ``conditions`` hold)."""
-    statement = _SELECT.where(_TABLE.c.id == user_id, *conditions)
+    """The user with ``user_id`` that ``statement`` (a ``user_query``) selects."""
     with transaction(engine) as connection:
-        row = connection.execute(statement).first()
+        row = connection.execute(statement, {**values, "user_id": user_id}).first()
     return _user(row)
+
+
+def read_user(
+    reader: LoopReader,
+    user_id: int,
+    statement: sa.Select[Any] = BY_ID,
+    **values: Any,
+) -> User | None:
+    """``get_user`` on the event loop, through an SQLite ``LoopReader``."""
+    return _user(reader.first(statement, {**values, "user_id": user_id}))
 
 
 def find_user(engine: Engine, email: str) -> User | None:

@@ -2,16 +2,14 @@
 
 ``GET …/handler/export`` streams the records the list shows for the same ``search``,
 ``filter[…]``, ``query-tag`` and ``sort`` (every page of them). ``POST
-…/handler/import`` takes a file in the field ``file`` of a multipart form, or a
-``text/csv`` body. Rows whose key exists update that record; the others (empty or
-unknown key) create a new one, with a key the database allocates. Every row is checked
-first, as a form would be, and the file is written in one transaction: one bad row and
-nothing is written.
+…/handler/import`` writes a CSV file in one transaction, all rows or none; what an
+upload may be, how rows are checked and what the answer says are the kernel's
+(``app.panel.core.imports``, shared with the Django panels).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,15 +22,12 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 
 from .accept import wants_json
 from .bodies import read_raw
-from .core import csv_text
-from .errors import InvalidInput, UnsupportedMediaType, summarize
+from .core import csv_text, imports
+from .errors import InvalidInput
 from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource
 from .responses import json_response
-from .store_bulk import ImportRow
-
-_CSV_TYPES = frozenset({"text/csv", "application/csv", "text/plain"})
 
 
 @dataclass(frozen=True)
@@ -47,16 +42,10 @@ async def export_csv(request: Request, panel: PanelResource) -> Response:
     """The records matching the list parameters, as a CSV download."""
     query = panel.list_query(request.query_params.multi_items())
     engine: Engine = request.app.state.engine
-    resource = type(panel.resource)
-
-    def chunks() -> Iterator[str]:
-        yield csv_text.lines([csv_text.header(resource)])
-        for batch in panel.store.iter_batches(engine, query):
-            yield csv_text.export_lines(resource, batch)
-
+    batches = panel.store.iter_batches(engine, query)
     disposition = f'attachment; filename="{panel.uri}.csv"'
     return StreamingResponse(
-        chunks(),
+        csv_text.export_chunks(type(panel.resource), batches),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": disposition},
     )
@@ -71,12 +60,8 @@ async def import_csv(request: Request, panel: PanelResource) -> Response:
         rows = csv_text.read_rows(type(panel.resource), text)
         created, updated = await run_in_threadpool(_import, panel, engine, rows)
     except (csv_text.CsvError, InvalidInput) as exc:
-        message = "Nothing was imported: " + _summary(exc.errors)
-        return _answer(request, panel, 422, message, exc.errors)
-    total = created + updated
-    message = f"Imported {total} record{'' if total == 1 else 's'}: "
-    message += f"{created} created, {updated} updated."
-    return _answer(request, panel, 200, message, created=created, updated=updated)
+        return _answer(request, panel, 422, imports.refused(exc.errors))
+    return _answer(request, panel, 200, imports.imported(created, updated))
 
 
 HANDLERS = {
@@ -88,68 +73,29 @@ HANDLERS = {
 def _import(
     panel: PanelResource, engine: Engine, rows: list[csv_text.CsvRow]
 ) -> tuple[int, int]:
-    keys = [row.key for row in rows if row.key is not None]
+    keys = imports.row_keys(rows)
     existing = panel.store.existing_keys(engine, keys) if keys else set()
-    checked: list[ImportRow] = []
-    errors: dict[str, list[str]] = {}
-    for row in rows:
-        update = row.key is not None and row.key in existing
-        try:
-            values = panel.inputs.from_text(row.values, create=not update)
-        except InvalidInput as exc:
-            errors[row.label] = [m for group in exc.errors.values() for m in group]
-            continue
-        checked.append((row.label, row.key if update else None, values))
-    if errors:
-        raise InvalidInput(errors)
+    checked = imports.check_rows(rows, existing, panel.inputs)
     return panel.store.import_records(engine, checked)
 
 
-def _summary(errors: dict[str, list[str]]) -> str:
-    """The first error, naming its row, and how many others there are."""
-    return summarize(
-        {
-            label: [
-                m if label == "file" else f"{label.capitalize()}: {m}" for m in messages
-            ]
-            for label, messages in errors.items()
-        }
-    )
-
-
 def _answer(
-    request: Request,
-    panel: PanelResource,
-    status_code: int,
-    message: str,
-    errors: dict[str, list[str]] | None = None,
-    **counts: Any,
+    request: Request, panel: PanelResource, status_code: int, body: dict[str, Any]
 ) -> Response:
     """JSON for API clients; for a page, a flash message and back to the list."""
-    kind = "success" if status_code < 400 else "error"
     if not wants_json(request):
-        flash(request, message, kind)
+        flash(request, body["message"], body["messageType"])
         return see_other(panel.resource.index_page_url())
-    body: dict[str, Any] = {"message": message, "messageType": kind}
-    if errors is not None:
-        body["errors"] = errors
-    return json_response({**body, **counts}, status_code=status_code)
+    return json_response(body, status_code=status_code)
 
 
 async def read_upload(request: Request, limit: int) -> str:
     """The uploaded CSV text: the ``file`` of a multipart form, or the whole body."""
-    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type != "multipart/form-data" and media_type not in _CSV_TYPES:
-        raise UnsupportedMediaType(
-            "Send the file as multipart/form-data (field 'file') or as text/csv."
-        )
+    media_type = imports.check_media_type(request.headers.get("content-type", ""))
     raw = await read_raw(request, limit)
-    if media_type == "multipart/form-data":
+    if media_type == imports.MULTIPART:
         raw = await _form_file(request.headers, raw, limit)
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InvalidInput({"file": ["The file must be UTF-8 text."]}) from None
+    return imports.decode(raw)
 
 
 async def _form_file(headers: Headers, raw: bytes, limit: int) -> bytes:
@@ -162,11 +108,11 @@ async def _form_file(headers: Headers, raw: bytes, limit: int) -> bytes:
     try:
         form = await parser.parse()
     except MultiPartException as exc:
-        raise InvalidInput({"file": [exc.message]}) from None
+        raise InvalidInput({imports.FILE_FIELD: [exc.message]}) from None
     try:
-        upload = form.get("file")
+        upload = form.get(imports.FILE_FIELD)
         if not isinstance(upload, UploadFile):
-            raise InvalidInput({"file": ["The file field is required."]})
+            raise imports.missing_file()
         return await upload.read()
     finally:
         await form.close()

@@ -19,30 +19,27 @@ from fastapi import Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
-from app.core.auth_state import not_revoked, revoke_token
+from app.core.auth_state import NOT_REVOKED, revoke_token
 from app.core.config import Settings
-from app.core.tokens import Claims, TokenKeys, issue_token, token_keys, verify_token
-from app.core.users import User, check_credentials, get_user
+from app.core.tokens import token_keys
+from app.core.users import User, check_credentials, user_query
 
+from .auth import load_user
+from .core.accounts import FAILED
+from .core.tokens import (
+    Claims,
+    TokenKeys,
+    VerifiedTokens,
+    bearer_token,
+    issue_token,
+)
 from .errors import InvalidInput
-from .login import FAILED, Credentials, Next
+from .login import Credentials, Next
 from .responses import json_response
 
-# Longer Authorization headers are refused before anything decodes them.
-MAX_AUTHORIZATION = 8 * 1024
 _CLAIMS = "panel.token"
-
-
-def bearer_token(request: Request) -> str | None:
-    """The token of ``Authorization: Bearer <token>`` (any case), if well-formed."""
-    header = request.headers.get("authorization")
-    if header is None or len(header) > MAX_AUTHORIZATION:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or " " in token:
-        return None
-    return token
+# The token's user, unless the token was revoked: one query, rendered once.
+_TOKEN_USER = user_query(NOT_REVOKED)
 
 
 class JWTAuthentication:
@@ -63,21 +60,23 @@ class JWTAuthentication:
         """The keys tokens may be signed with."""
         return token_keys(self.settings)
 
+    @cached_property
+    def verified(self) -> VerifiedTokens:
+        """Tokens whose signature and claims were checked, with what they claim."""
+        settings = self.settings
+        return VerifiedTokens(
+            self.keys, issuer=settings.jwt_issuer, leeway=settings.jwt_leeway
+        )
+
     async def authenticate(self, request: Request) -> User | None:
         """The active user the token names, if the token is valid and not revoked."""
-        token = bearer_token(request)
+        token = bearer_token(request.headers.get("authorization"))
         if token is None:
             return None
-        settings = self.settings
-        claims = verify_token(
-            self.keys, token, issuer=settings.jwt_issuer, leeway=settings.jwt_leeway
-        )
+        claims = self.verified.claims(token)
         if claims is None:
             return None
-        engine: Engine = request.app.state.engine
-        user = await run_in_threadpool(
-            get_user, engine, claims.user_id, not_revoked(claims.jti)
-        )
+        user = await load_user(request, claims.user_id, _TOKEN_USER, jti=claims.jti)
         if user is None or not user.is_active:
             return None
         request.scope[_CLAIMS] = claims

@@ -1,13 +1,14 @@
 """The resource pages: index (the list), form (create and edit) and detail.
 
 Each page loads what it shows in one threadpool hop, then renders the resource's own
-template if it has one (``panel/resources/<uri>/index.html``), else the generic one.
+template if it has one (``panel/resources/<uri>/index.html``), else the generic one;
+what the templates get is built by the kernel (``core.resource_pages``).
 ``render_fragment`` renders one part of a page alone (``?_fragment-load=table``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import Request, Response
@@ -17,18 +18,18 @@ from starlette.concurrency import run_in_threadpool
 from app.core.db import transaction
 
 from .choices import load_labels, load_options, targets
-from .core.routes import url_for
+from .core.pages import FRAGMENTS
+from .core.resource_pages import (
+    Errors,
+    detail_context,
+    form_context,
+    list_params,
+    resource_templates,
+)
+from .core.resource_pages import index_context as build_index_context
 from .errors import NotFound
-from .forms import default_values, filter_widgets, form_widgets, record_values
-from .pagination import PageUrls, paginator
 from .registry import PanelResource, Registry
-from .table import columns, display, rows
-from .templating import render, render_partial, resource_templates
-from .urls import page_url, record_url
-
-FRAGMENT = "_fragment-load"
-FRAGMENTS = {("index-page", "table"): "_table.html"}
-Errors = Mapping[str, Sequence[str]]
+from .templating import render, render_partial
 
 
 def _engine(request: Request) -> Engine:
@@ -41,33 +42,14 @@ def _registry(request: Request) -> Registry:
     return registry
 
 
-def list_params(request: Request) -> list[tuple[str, str]]:
-    """The list parameters of a page request; blank filters and search are unset."""
-    return [
-        (name, value)
-        for name, value in request.query_params.multi_items()
-        if name != FRAGMENT and not (value == "" and name != "query-tag")
-    ]
-
-
-def _resource_context(panel: PanelResource) -> dict[str, Any]:
-    return {
-        "resource": panel.resource,
-        "label": panel.store.label,
-        "index_url": page_url(panel.uri, "index-page"),
-        "create_url": page_url(panel.uri, "form-page"),
-        "crud_url": panel.crud_url,
-    }
-
-
 async def index_context(request: Request, panel: PanelResource) -> dict[str, Any]:
     """Everything the index page shows: table, pages, search, tags and filters."""
-    params = list_params(request)
+    params = list_params(request.query_params.multi_items())
     query = panel.list_query(params)
     found = targets(_registry(request), panel)
     engine = _engine(request)
 
-    def load() -> tuple[list[dict[str, Any]], int, Any, Any]:
+    def load() -> tuple[list[dict[str, Any]], Any, Any, Any]:
         items, total = panel.store.list_page(engine, query)
         with transaction(engine) as connection:
             labels = load_labels(connection, found, items)
@@ -75,46 +57,15 @@ async def index_context(request: Request, panel: PanelResource) -> dict[str, Any
         return items, total, labels, options
 
     items, total, labels, options = await run_in_threadpool(load)
-    index_url = page_url(panel.uri, "index-page")
-    resource = type(panel.resource)
-    page = paginator(
-        items,
-        total=total,
-        page=query.page,
-        per_page=query.per_page,
-        urls=PageUrls(index_url, params),
+    return build_index_context(
+        panel, params, query, items=items, total=total, labels=labels, options=options
     )
-    return {
-        **_resource_context(panel),
-        "columns": columns(resource, params),
-        "rows": rows(resource, items, labels),
-        "page": page,
-        "search": query.search or "",
-        "searchable": bool(resource.search),
-        "query_tag": query.query_tag,
-        "query_tags": [
-            (tag, page_url(panel.uri, "index-page", query={"query-tag": tag.uri}))
-            for tag in resource.query_tags
-        ],
-        "filters": filter_widgets(resource, params, options),
-        "sort": dict(params).get("sort", ""),
-        "here": page_url(panel.uri, "index-page", query=params),
-        "table_templates": resource_templates(panel.uri, "_table.html"),
-        "export_url": url_for(
-            "handler", {"resourceUri": panel.uri, "handlerUri": "export"}, params
-        ),
-    }
 
 
 async def index_page(request: Request, panel: PanelResource) -> Response:
     """The list of a resource's records."""
     context = await index_context(request, panel)
     return render(request, resource_templates(panel.uri, "index.html"), context)
-
-
-def _heading(panel: PanelResource, key: Any) -> str:
-    label = panel.store.label
-    return f"New {label}" if key is None else f"Edit {label} {key}"
 
 
 async def form_page(
@@ -136,22 +87,9 @@ async def form_page(
             return record, load_options(connection, found)
 
     record, options = await run_in_threadpool(load)
-    resource = type(panel.resource)
-    if values is None:
-        values = record_values(resource, record) if record else default_values(resource)
-    creating = key is None
-    errors = errors or {}
-    widgets = form_widgets(resource, values, errors, options, creating=creating)
-    shown = {widget.name for widget in widgets}
-    context = {
-        **_resource_context(panel),
-        "key": key,
-        "heading": _heading(panel, key),
-        "widgets": widgets,
-        "action": panel.crud_url if creating else record_url(panel.crud_url, key),
-        "errors": errors,
-        "other_errors": [m for k, ms in errors.items() if k not in shown for m in ms],
-    }
+    context = form_context(
+        panel, record, options, key=key, values=values, errors=errors
+    )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status_code=status_code)
 
@@ -167,16 +105,7 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
             return record, load_labels(connection, found, [record])
 
     record, labels = await run_in_threadpool(load)
-    fields = type(panel.resource).readable_fields
-    context = {
-        **_resource_context(panel),
-        "key": key,
-        "items": [
-            (f.label, display(f, record[f.name], labels.get(f.name))) for f in fields
-        ],
-        "edit_url": page_url(panel.uri, "form-page", key),
-        "record_url": record_url(panel.crud_url, key),
-    }
+    context = detail_context(panel, key, record, labels)
     return render(request, resource_templates(panel.uri, "detail.html"), context)
 
 

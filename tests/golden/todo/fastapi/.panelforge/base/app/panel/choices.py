@@ -1,7 +1,6 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-A related record is labelled by its resource's first text field (its key when it has
-none), as the select boxes of MoonShine's ``BelongsTo`` are.
+Which field names a record, and how, is the kernel's (``core/choices.py``).
 """
 
 from __future__ import annotations
@@ -13,12 +12,8 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, select
 
 from .core import fields as kernel
-from .core.resource import Resource
+from .core.choices import MAX_OPTIONS, label_field, record_label
 from .registry import PanelResource, Registry
-
-# A select box with more options than this is no help; the list stops there.
-MAX_OPTIONS = 1000
-_TEXT = (kernel.Text, kernel.Email)
 
 Labels = dict[str, dict[Any, str]]
 
@@ -31,14 +26,6 @@ class Target:
     panel: PanelResource
     key: Column[Any]
     label: Column[Any]
-
-
-def label_field(resource: type[Resource]) -> kernel.Field:
-    """The field naming a record of ``resource``: its first text field, or its key."""
-    for field in resource.readable_fields:
-        if isinstance(field, _TEXT) and not field.key:
-            return field
-    return resource.key_field
 
 
 def targets(registry: Registry, panel: PanelResource) -> list[Target]:
@@ -54,10 +41,6 @@ def targets(registry: Registry, panel: PanelResource) -> list[Target]:
     return found
 
 
-def _label(key: Any, label: Any) -> str:
-    return f"#{key}" if label is None or label == "" else str(label)
-
-
 def load_labels(
     connection: Connection,
     found: Iterable[Target],
@@ -70,7 +53,7 @@ def load_labels(
         keys = {r[target.field] for r in rows if r.get(target.field) is not None}
         statement = select(target.key, target.label).where(target.key.in_(keys))
         result = connection.execute(statement) if keys else []
-        labels[target.field] = {key: _label(key, label) for key, label in result}
+        labels[target.field] = {key: record_label(key, label) for key, label in result}
     return labels
 
 
@@ -86,5 +69,5 @@ def load_options(
             .limit(MAX_OPTIONS)
         )
         rows = connection.execute(statement)
-        options[target.field] = [(key, _label(key, label)) for key, label in rows]
+        options[target.field] = [(key, record_label(key, label)) for key, label in rows]
     return options

@@ -5,24 +5,10 @@ from __future__ import annotations
 from fastapi import Request, Response
 
 from .accept import wants_json
+from .core.pages import ERROR_TITLES
 from .errors import InvalidInput, PanelError
 from .responses import json_response
 from .templating import render
-
-_TITLES = {
-    400: "Bad request",
-    401: "Not logged in",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    409: "Conflict",
-    413: "Too large",
-    415: "Unsupported media type",
-    422: "Invalid input",
-    429: "Too many requests",
-    500: "Server error",
-}
 
 
 def error_response(request: Request, exc: PanelError) -> Response:
@@ -45,7 +31,7 @@ def error_page(
 ) -> Response:
     """The error page: a title, the message, and the way back."""
     context = {
-        "title": _TITLES.get(status_code, "Error"),
+        "title": ERROR_TITLES.get(status_code, "Error"),
         "status_code": status_code,
         "message": message,
         "errors": errors or {},

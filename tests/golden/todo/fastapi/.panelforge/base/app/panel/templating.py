@@ -16,6 +16,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from .core.resource_pages import PAGE_HEADERS, menu
 from .flash import pop_flashes
 from .navigation import install_template_helpers
 from .sessions import csrf_token
@@ -26,22 +27,9 @@ TEMPLATES_DIR = APP_DIR / "templates"
 STATIC_DIR = APP_DIR / "static"
 STATIC_URL = "/static"
 
-# Pages load nothing from elsewhere and run no inline script.
-_PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-    ),
-}
-
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 templates.env.globals.update(page_url=page_url, panel_prefix=PREFIX)
 install_template_helpers(templates.env)  # to_page, route, current_route
-
-
-def resource_templates(uri: str, name: str) -> list[str]:
-    """Where ``name`` is looked for: the resource's own, then the generic one."""
-    return [f"panel/resources/{uri}/{name}", f"panel/{name}"]
 
 
 def static_url(path: str) -> str:
@@ -55,14 +43,7 @@ templates.env.globals["static_url"] = static_url
 def _navigation(request: Request) -> list[dict[str, Any]]:
     registry = getattr(request.app.state, "registry", None)
     current = request.path_params.get("resourceUri")
-    return [
-        {
-            "title": panel.resource.title or panel.uri,
-            "url": page_url(panel.uri, "index-page"),
-            "current": panel.uri == current,
-        }
-        for panel in registry or ()
-    ]
+    return menu((panel.resource for panel in registry or ()), current)
 
 
 def page_context(request: Request) -> dict[str, Any]:
@@ -88,7 +69,7 @@ def render(
     """The first of ``names`` that exists, rendered as a page."""
     template = templates.env.get_or_select_template(names)
     html = template.render({**page_context(request), **context})
-    return HTMLResponse(html, status_code=status_code, headers=_PAGE_HEADERS)
+    return HTMLResponse(html, status_code=status_code, headers=PAGE_HEADERS)
 
 
 def render_partial(
@@ -97,4 +78,4 @@ def render_partial(
     """A part of a page alone (no layout, flash messages left for the next page)."""
     template = templates.env.get_or_select_template(names)
     html = template.render({"request": request, **context})
-    return HTMLResponse(html, headers=_PAGE_HEADERS)
+    return HTMLResponse(html, headers=PAGE_HEADERS)

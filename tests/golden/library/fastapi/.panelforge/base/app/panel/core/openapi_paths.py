@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import openapi_schemas as schemas
-from .query import MAX_PAGE
+from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
 
 SECURITY_SCHEME = "bearerAuth"
@@ -33,6 +33,17 @@ _ERRORS = {
     "422": "ValidationFailed",
     "429": "TooManyRequests",
 }
+
+_TOTAL = (
+    "How to count the matching records: `exact` (COUNT), `estimate` (exact up to "
+    f"{ESTIMATE_CAP:,}; past that the table's estimated size, or {ESTIMATE_CAP + 1:,} "
+    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null)."
+)
+_CURSOR = (
+    "Keyset paging: empty for the first page, then a `next_cursor` or `prev_cursor` "
+    "as answered; the body is then a cursor paginator and nothing is counted. Not "
+    "with `page`, nor with a sort on a field that can be null."
+)
 
 # What every operation that reads a body can answer besides success.
 _BODY_ERRORS = ("401", "406", "413", "415", "422")
@@ -136,9 +147,15 @@ def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
         "default": ctx.resource.per_page,
     }
     return [
-        _query("page", "Page number.", page),
+        _query("page", "Page number (not with `cursor`).", page),
         _query("per_page", "Records per page.", per_page),
     ]
+
+
+def _big_table_parameters() -> list[Doc]:
+    total = {"type": "string", "enum": list(TOTAL_MODES), "default": TOTAL_MODES[0]}
+    cursor = {"type": "string", "maxLength": MAX_CURSOR_LENGTH}
+    return [_query("total", _TOTAL, total), _query("cursor", _CURSOR, cursor)]
 
 
 def _sort_parameters(resource: type[Resource]) -> list[Doc]:
@@ -192,8 +209,15 @@ def _list_operation(ctx: ResourceContext) -> Doc:
         *_sort_parameters(ctx.resource),
         *_filter_parameters(ctx),
         *_search_parameters(ctx.resource),
+        *_big_table_parameters(),
     ]
-    page = reply("One page of records.", f"{ctx.model}Paginator")
+    pages = [f"{ctx.model}Paginator", f"{ctx.model}CursorPaginator"]
+    page = {
+        "description": "One page of records (a cursor paginator with `cursor`).",
+        "content": {
+            "application/json": {"schema": {"oneOf": [schemas.ref(n) for n in pages]}}
+        },
+    }
     responses = by_status({"200": page}, "401", "406", "422")
     return _operation(
         ctx, "crud.index", "list", parameters=parameters, responses=responses

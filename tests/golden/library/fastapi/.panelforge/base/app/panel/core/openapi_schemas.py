@@ -152,7 +152,10 @@ def save_response_schema(model: str) -> Schema:
 
 
 def paginator_schema(model: str, *, v30: bool) -> Schema:
-    """One page of records, with the keys of Laravel's length-aware paginator."""
+    """One page of records, with the keys of Laravel's length-aware paginator.
+
+    ``total``, ``last_page`` and ``last_page_url`` are null when not counted.
+    """
     integer: Schema = {"type": "integer"}
     string: Schema = {"type": "string"}
     return _object(
@@ -160,15 +163,28 @@ def paginator_schema(model: str, *, v30: bool) -> Schema:
         data={"type": "array", "items": ref(model)},
         first_page_url=string,
         **{"from": typed("integer", null=True, v30=v30)},
-        last_page=integer,
-        last_page_url=string,
+        last_page=typed("integer", null=True, v30=v30),
+        last_page_url=typed("string", null=True, v30=v30),
         links={"type": "array", "items": ref("PaginationLink")},
         next_page_url=typed("string", null=True, v30=v30),
         path=string,
         per_page=integer,
         prev_page_url=typed("string", null=True, v30=v30),
         to=typed("integer", null=True, v30=v30),
-        total=integer,
+        total=typed("integer", null=True, v30=v30),
+    )
+
+
+def cursor_paginator_schema(model: str, *, v30: bool) -> Schema:
+    """One keyset page, with the keys of Laravel's cursor paginator."""
+    return _object(
+        data={"type": "array", "items": ref(model)},
+        path={"type": "string"},
+        per_page={"type": "integer"},
+        next_cursor=typed("string", null=True, v30=v30),
+        next_page_url=typed("string", null=True, v30=v30),
+        prev_cursor=typed("string", null=True, v30=v30),
+        prev_page_url=typed("string", null=True, v30=v30),
     )
 
 
@@ -224,5 +240,6 @@ def resource_schemas(resource: type[Resource], *, v30: bool) -> dict[str, Schema
         f"{model}Create": write_schema(resource, v30=v30, create=True),
         f"{model}Update": write_schema(resource, v30=v30, create=False),
         f"{model}Paginator": paginator_schema(model, v30=v30),
+        f"{model}CursorPaginator": cursor_paginator_schema(model, v30=v30),
         f"{model}SaveResponse": save_response_schema(model),
     }

@@ -18,6 +18,23 @@ if TYPE_CHECKING:
 
 FRAGMENT = "_fragment-load"
 COMPONENT = "_component_name"
+# The parts of a page rendered alone (``?_fragment-load=``, components): templates.
+FRAGMENTS = {("index-page", "table"): "_table.html"}
+# The heading of the error page, by status.
+ERROR_TITLES = {
+    400: "Bad request",
+    401: "Not logged in",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Invalid input",
+    429: "Too many requests",
+    500: "Server error",
+}
 # Path segments below a resource that are not pages.
 _NOT_PAGES = frozenset({"crud", "handler"})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -88,6 +88,15 @@ def export_lines(resource: type[Resource], records: Iterable[Mapping[str, Any]])
     """Records as CSV lines in ``header`` order."""
     names = header(resource)
     return lines([cell(record[name]) for name in names] for record in records)
+
+
+def export_chunks(
+    resource: type[Resource], batches: Iterable[Iterable[Mapping[str, Any]]]
+) -> Iterator[str]:
+    """A whole export as text chunks: the header row, then one chunk per batch."""
+    yield lines([header(resource)])
+    for batch in batches:
+        yield export_lines(resource, batch)
 
 
 def read_rows(resource: type[Resource], text: str) -> list[CsvRow]:

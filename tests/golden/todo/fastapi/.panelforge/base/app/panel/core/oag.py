@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Literal
 
-from .openapi import MASS_DELETE_LIMIT, build_openapi, write_spec
+from .openapi import MASS_DELETE_LIMIT, build_openapi, dump_json, dump_yaml, write_spec
 from .resource import Resource
 
 # ``view`` names this built-in template; any other value is a template path.
 BUILTIN_VIEW = "oag::docs"
 DOCS_PATH = "/docs"
 DOCS_ROUTE_NAME = "oag.docs"
+
+SpecKind = Literal["yaml", "json"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,29 @@ def generate(
     yaml_path, json_path = spec_files(project_dir, path)
     write_spec(build_document(resources, options), yaml_path, json_path)
     return yaml_path, json_path
+
+
+class SpecSource:
+    """The spec an app serves: the files on disk, else built once from its resources."""
+
+    def __init__(self, project_dir: Path, path: str, options: SpecOptions) -> None:
+        yaml_path, json_path = spec_files(project_dir, path)
+        self.files = {"yaml": yaml_path, "json": json_path}
+        self.options = options
+        self._built: dict[str, bytes] = {}
+
+    def read(self, kind: SpecKind, resources: Sequence[type[Resource]]) -> bytes:
+        """The ``kind`` spec: the file if there is one, else built from resources."""
+        path = self.files[kind]
+        if path.is_file():
+            return path.read_bytes()
+        if not self._built:
+            doc = build_document(resources, self.options)
+            self._built = {
+                "yaml": dump_yaml(doc).encode(),
+                "json": dump_json(doc).encode(),
+            }
+        return self._built[kind]
 
 
 def swagger_config(spec_url: str, *, jwt: bool) -> dict[str, Any]:

@@ -1,16 +1,23 @@
-"""List queries: ``page``, ``per_page``, ``sort``, ``filter[…]``, ``search``, tags.
+"""List queries: ``page``, ``per_page``, ``sort``, ``filter[…]``, ``search``, tags,
+``total`` (exact, estimate or none) and ``cursor`` (keyset paging).
 
 Parsing checks every name against the resource's declaration, so storage only ever
-sees whitelisted field names and values of the field's own type.
+sees whitelisted field names and values of the field's own type. A cursor is an
+opaque token to clients: base64url of the JSON ``{"s": sort, "d": "next"|"prev",
+"v": [values]}``, one value per ordering term (the sort, then the key); a token that
+does not decode to exactly that, for this sort, is refused like any invalid parameter.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import re
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -25,6 +32,18 @@ MAX_PAGE = 2**31 - 1
 _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 _FILTER = re.compile(r"filter\[([^\]]*)\]")
+# String formats not stored as text: searching them compares their text form.
+_NOT_TEXT = frozenset({"date", "date-time", "uuid"})
+# ``total=``: count every matching row, estimate past a cap, or skip the count.
+EXACT = "exact"
+ESTIMATE = "estimate"
+NO_TOTAL = "none"
+TOTAL_MODES = (EXACT, ESTIMATE, NO_TOTAL)
+# ``total=estimate`` counts at most this many rows; past it the store estimates.
+ESTIMATE_CAP = 10_000
+# Longer tokens are refused before decoding (a cursor holds a few sort values).
+MAX_CURSOR_LENGTH = 2048
+_INVALID_CURSOR = "The cursor is invalid: use a next_cursor or prev_cursor as given."
 
 
 class QueryError(ValueError):
@@ -44,8 +63,23 @@ class Sort:
 
 
 @dataclass(frozen=True)
+class Cursor:
+    """Where a keyset page starts: after (or, ``before``, before) these values.
+
+    ``values`` holds one value per term of ``ListQuery.keyset``, in the field's type.
+    """
+
+    values: tuple[Any, ...]
+    before: bool = False
+
+
+@dataclass(frozen=True)
 class ListQuery:
-    """A validated list request."""
+    """A validated list request.
+
+    ``keyset`` is true in cursor mode (``cursor=`` given, even empty: the first
+    page); ``cursor`` is then where the page starts, ``None`` for the first page.
+    """
 
     page: int
     per_page: int
@@ -53,11 +87,38 @@ class ListQuery:
     filters: tuple[tuple[str, Any], ...] = ()
     search: str | None = None
     query_tag: str | None = None
+    total: str = EXACT
+    keyset: bool = False
+    cursor: Cursor | None = None
+    key: str = "id"
 
     @property
     def offset(self) -> int:
-        """Rows skipped before this page."""
-        return (self.page - 1) * self.per_page
+        """Rows skipped before this page (none in cursor mode)."""
+        return 0 if self.keyset else (self.page - 1) * self.per_page
+
+    @property
+    def order(self) -> tuple[Sort, ...]:
+        """The sort, then the key ascending unless sorted by it: a total order."""
+        if any(term.name == self.key for term in self.sort):
+            return self.sort
+        return (*self.sort, Sort(self.key))
+
+    @property
+    def backwards(self) -> bool:
+        """Whether rows are read in reverse order (a ``prev`` cursor's page)."""
+        return self.cursor is not None and self.cursor.before
+
+    @property
+    def limit(self) -> int:
+        """Rows to read: one more than a page when the next page is found by it."""
+        counted = self.total == EXACT and not self.keyset
+        return self.per_page if counted else self.per_page + 1
+
+    @property
+    def sort_text(self) -> str:
+        """The sort as written in ``sort=``."""
+        return ",".join(("-" if t.descending else "") + t.name for t in self.sort)
 
 
 def to_utc(value: datetime) -> datetime:
@@ -109,6 +170,11 @@ def coerce_value(field: Field, value: Any) -> Any:
     return parse_value(field, value) if isinstance(value, str) else value
 
 
+def searched_as_text(field: Field) -> bool:
+    """Whether the column is text; others (dates, UUIDs, numbers) are cast to it."""
+    return json_type(field) == "string" and field.json_format not in _NOT_TEXT
+
+
 def parse_key(resource: type[Resource], text: str) -> Any | None:
     """The record key written in a URL, or ``None`` when it cannot be one."""
     try:
@@ -122,8 +188,13 @@ def parse_list_query(
     params: Iterable[tuple[str, str]],
     *,
     max_per_page: int,
+    paging_modes: bool = False,
 ) -> ListQuery:
-    """Validate the list parameters of a request; unknown parameters are ignored."""
+    """Validate the list parameters of a request; unknown parameters are ignored.
+
+    ``paging_modes`` reads ``total`` and ``cursor`` (the JSON list does; pages and
+    exports ignore both).
+    """
     values: dict[str, str] = {}
     filters: dict[str, str] = {}
     for name, value in params:
@@ -145,9 +216,125 @@ def parse_list_query(
     tag = values.get("query-tag") or None
     if tag is not None and tag not in resource.query_tag_map:
         errors["query-tag"] = [f"'{tag}' is not a query tag of this resource."]
+    total = _parse_total(values, paging_modes, errors)
+    keyset = paging_modes and "cursor" in values
+    if keyset:
+        _check_cursor_mode(resource, values, sort, errors)
     if errors:
         raise QueryError(errors)
-    return ListQuery(page, per_page, sort, parsed_filters, search, tag)
+    query = ListQuery(
+        page,
+        per_page,
+        sort,
+        parsed_filters,
+        search,
+        tag,
+        total,
+        keyset,
+        key=resource.key_name(),
+    )
+    if keyset and values["cursor"]:
+        cursor = decode_cursor(resource, query, values["cursor"])
+        query = replace(query, cursor=cursor)
+    return query
+
+
+def _parse_total(
+    values: dict[str, str], paging_modes: bool, errors: dict[str, list[str]]
+) -> str:
+    if not paging_modes:
+        return EXACT
+    text = values.get("total")
+    if not text:
+        return NO_TOTAL if "cursor" in values else EXACT
+    if text not in TOTAL_MODES:
+        errors["total"] = ["The total must be one of: exact, estimate, none."]
+        return EXACT
+    if "cursor" in values and text != NO_TOTAL:
+        errors["total"] = ["A cursor page is never counted: drop total or use none."]
+    return NO_TOTAL if "cursor" in values else text
+
+
+def _check_cursor_mode(
+    resource: type[Resource],
+    values: dict[str, str],
+    sort: tuple[Sort, ...],
+    errors: dict[str, list[str]],
+) -> None:
+    if "page" in values:
+        errors["page"] = ["The page cannot be combined with a cursor."]
+    nullable = [t.name for t in sort if resource.field_map[t.name].accepts_null]
+    if nullable:
+        errors["sort"] = [
+            f"'{name}' can be null: cursor paging needs a sort on non-null fields."
+            for name in nullable
+        ]
+
+
+def encode_cursor(query: ListQuery, record: dict[str, Any], *, before: bool) -> str:
+    """The token of the page after (``before``: before) ``record`` in ``query``."""
+    values = [_json_value(record[term.name]) for term in query.order]
+    token = {"s": query.sort_text, "d": "prev" if before else "next", "v": values}
+    text = json.dumps(token, separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return to_utc(value).isoformat()
+    if isinstance(value, date | uuid.UUID):
+        return str(value)
+    return value
+
+
+def decode_cursor(resource: type[Resource], query: ListQuery, token: str) -> Cursor:
+    """The position a token names, else ``QueryError`` (tampered, or another sort)."""
+    try:
+        if len(token) > MAX_CURSOR_LENGTH:
+            raise ValueError
+        padded = (token + "=" * (-len(token) % 4)).encode("ascii")
+        data = json.loads(base64.b64decode(padded, altchars=b"-_", validate=True))
+        if not isinstance(data, dict) or set(data) != {"s", "d", "v"}:
+            raise ValueError
+        if data["d"] not in ("next", "prev") or not isinstance(data["v"], list):
+            raise ValueError
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        raise QueryError({"cursor": [_INVALID_CURSOR]}) from None
+    if data["s"] != query.sort_text:
+        message = "The cursor belongs to another sort order: drop it or the sort."
+        raise QueryError({"cursor": [message]})
+    terms = query.order
+    if len(data["v"]) != len(terms):
+        raise QueryError({"cursor": [_INVALID_CURSOR]})
+    try:
+        values = tuple(
+            _cursor_value(resource.field_map[term.name], value)
+            for term, value in zip(terms, data["v"], strict=True)
+        )
+    except ValueError:
+        raise QueryError({"cursor": [_INVALID_CURSOR]}) from None
+    return Cursor(values, before=data["d"] == "prev")
+
+
+def _cursor_value(field: Field, value: Any) -> Any:
+    """A JSON value of a token as the field's type; refuses any other shape."""
+    kind = json_type(field)
+    if kind == "integer":
+        if type(value) is not int or not INT64_MIN <= value <= INT64_MAX:
+            raise ValueError
+    elif kind == "number":
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise ValueError
+        value = float(value)
+    elif kind == "boolean":
+        if type(value) is not bool:
+            raise ValueError
+    elif isinstance(value, str):
+        value = _parse_string(field.json_format, value)
+    else:
+        raise ValueError
+    _check_range(field, value)
+    return value
 
 
 def _bounded_int(

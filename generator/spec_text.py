@@ -1,0 +1,161 @@
+"""The spec's YAML and JSON texts, with the unchanged parts reused from the last run.
+
+The kernel's writers (``dump_yaml``, ``dump_json``) take ~1 s for a 500-resource
+document. Both write an entry of a mapping the same way wherever it sits, only
+indented deeper: the YAML of ``{key: value}`` at depth *d* is its YAML at the top with
+every line indented by 2*d spaces, and the JSON of a value at depth *d* is its JSON
+with every line break followed by 2*(d+1) more spaces. So the document is cut into
+*pieces*, the entries two levels down (each path item, each schema) and the small
+top-level ones; each piece is written on its own (or taken from the cache, keyed by
+the writers' code and ``repr`` of the entry), and the document's frame — the document
+with a placeholder for each piece, written by the same writers — is filled in. The
+result is the writers' own bytes; the cache may only change speed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import re
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+Writer = Callable[[Any], str]
+_WIDE = 8  # a mapping below the top is cut into pieces when it has more entries
+_MAX_KEY = 200  # longer keys are written in the frame (YAML may need ``? key``)
+_FORMAT = b"1"
+
+
+class _Pieces:
+    """The frame of a document and the pieces cut out of it."""
+
+    def __init__(self) -> None:
+        self.token = f"PFPIECE{secrets.token_hex(8)}N"
+        self.entries: list[tuple[int, str, Any]] = []  # depth, key, value
+
+    def cut(self, node: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+        frame: dict[str, Any] = {}
+        for key, value in node.items():
+            wide = isinstance(value, dict) and (depth == 0 or len(value) > _WIDE)
+            if wide and value and depth < 2:
+                frame[key] = self.cut(value, depth + 1)
+            elif isinstance(key, str) and len(key) <= _MAX_KEY:
+                frame[key] = f"{self.token}{len(self.entries)}"
+                self.entries.append((depth, key, value))
+            else:
+                frame[key] = value
+        return frame
+
+
+def _indented_yaml(text: str, depth: int) -> str:
+    indent = "  " * depth
+    return "\n".join(indent + line for line in text[:-1].split("\n"))
+
+
+def _indented_json(text: str, depth: int) -> str:
+    return text[:-1].replace("\n", "\n" + "  " * (depth + 1))
+
+
+@cache
+def writers_fingerprint(kernel: Path) -> str:
+    """What the pieces' texts depend on: the kernel (the writers) and this module."""
+    digest = hashlib.sha256(sys.version.encode())
+    for path in (*sorted(kernel.glob("*.py")), Path(__file__)):
+        digest.update(f"\0{path.name}\0".encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+class SpecTextCache:
+    """The pieces' texts of the last spec written under one name, in one file."""
+
+    def __init__(self, directory: Path | None, name: str, salt: str) -> None:
+        self.path = None
+        if directory is not None:
+            digest = hashlib.sha256(f"{name}\0{salt}".encode()).hexdigest()
+            self.path = directory / digest[:2] / digest
+        self.salt = salt.encode()
+
+    def key(self, depth: int, key: str, value: Any) -> bytes:
+        """What names a piece: the writers, its depth, its key and value."""
+        text = repr((depth, key, value)).encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(_FORMAT + self.salt + text, digest_size=20).digest()
+
+    def load(self) -> dict[bytes, tuple[str, str]]:
+        """The pieces stored last time (none when absent or unreadable)."""
+        if self.path is None:
+            return {}
+        try:
+            found = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        if not isinstance(found, dict):
+            return {}
+        return {
+            key: texts
+            for key, texts in found.items()
+            if isinstance(texts, tuple)
+            and len(texts) == 2
+            and all(isinstance(text, str) for text in texts)
+        }
+
+    def store(self, pieces: dict[bytes, tuple[str, str]]) -> None:
+        """Keep ``pieces`` for the next run (unless the cache cannot be written)."""
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(marshal.dumps(pieces))
+            Path(tmp).replace(self.path)
+        except (OSError, ValueError):
+            return
+
+
+def _fill(frame: str, token: str, texts: list[str], *, whole_line: bool) -> str | None:
+    pattern = f"^[^\n]*{token}(\\d+)$" if whole_line else f'"{token}(\\d+)"'
+    parts = re.split(pattern, frame, flags=re.MULTILINE)
+    if len(parts) != 2 * len(texts) + 1:
+        return None
+    for index in range(1, len(parts), 2):
+        parts[index] = texts[int(parts[index])]
+    return "".join(parts)
+
+
+def dump_texts(
+    doc: dict[str, Any],
+    dump_yaml: Writer,
+    dump_json: Writer,
+    cache: SpecTextCache,
+) -> tuple[str, str]:
+    """``(dump_yaml(doc), dump_json(doc))``, reusing the pieces ``cache`` holds."""
+    pieces = _Pieces()
+    frame = pieces.cut(doc)
+    stored = cache.load()
+    used: dict[bytes, tuple[str, str]] = {}
+    yaml_texts, json_texts = [], []
+    for depth, key, value in pieces.entries:
+        name = cache.key(depth, key, value)
+        texts = stored.get(name) or used.get(name)
+        if texts is None:
+            texts = (
+                _indented_yaml(dump_yaml({key: value}), depth),
+                _indented_json(dump_json(value), depth),
+            )
+        used[name] = texts
+        yaml_texts.append(texts[0])
+        json_texts.append(texts[1])
+    yaml_text = _fill(dump_yaml(frame), pieces.token, yaml_texts, whole_line=True)
+    json_text = _fill(dump_json(frame), pieces.token, json_texts, whole_line=False)
+    if yaml_text is None or json_text is None:  # a placeholder met in the data
+        return dump_yaml(doc), dump_json(doc)
+    if used.keys() != stored.keys():
+        cache.store(used)
+    return yaml_text, json_text

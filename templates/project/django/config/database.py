@@ -1,0 +1,72 @@
+"""``DATABASE_URL`` → Django's ``DATABASES["default"]``.
+
+The same URLs as the FastAPI projects panelforge emits: ``sqlite:///relative.db``,
+``sqlite:////absolute/path.db``, ``postgresql://user:password@host:5432/name`` (the
+SQLAlchemy driver suffix, ``postgresql+psycopg://``, is accepted too).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_ENGINES = {
+    "sqlite": "django.db.backends.sqlite3",
+    "postgres": "django.db.backends.postgresql",
+    "postgresql": "django.db.backends.postgresql",
+}
+
+
+def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
+    """The ``DATABASES`` entry ``url`` names; relative SQLite paths from ``base_dir``."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.split("+", 1)[0]
+    engine = _ENGINES.get(scheme)
+    if engine is None:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL: unsupported scheme {parts.scheme!r} "
+            "(use sqlite:///file.db or postgresql://user@host/name)"
+        )
+    if scheme == "sqlite":
+        return _sqlite(url.split("://", 1)[1], base_dir, engine)
+    options = dict(parse_qsl(parts.query))
+    return {
+        "ENGINE": engine,
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+        # One connection per worker, kept between requests and checked before use.
+        "CONN_MAX_AGE": None,
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": options,
+    }
+
+
+def _sqlite(rest: str, base_dir: Path, engine: str) -> dict[str, Any]:
+    # sqlite:///name.db → "/name.db" (relative); sqlite:////abs/name.db → "//abs…".
+    path = rest[1:] if rest.startswith("/") else rest
+    if not path or path == ":memory:":
+        raise ImproperlyConfigured("DATABASE_URL: name an SQLite file, not memory")
+    name = Path(unquote(path))
+    return {
+        "ENGINE": engine,
+        "NAME": name if name.is_absolute() else base_dir / name,
+        # One connection per worker thread, kept: a new one per request would pay the
+        # connect and the PRAGMAs each time, and start with an empty page cache.
+        "CONN_MAX_AGE": None,
+        "OPTIONS": {
+            # WAL lets readers and the writer work at once; wait for the lock rather
+            # than fail at once ("database is locked") under concurrent writes.
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                "PRAGMA cache_size=-65536;"
+            ),
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 5,
+        },
+    }

@@ -1,0 +1,91 @@
+"""Every error of the project answered alike: JSON ``{"message": …}`` or a page.
+
+Views raise the kernel's exceptions (``panel.core.errors``); ``PanelErrorMiddleware``
+answers them, and turns Django's own 405 (a view without the method) into the panel's,
+with ``Allow`` naming every method of the path. ``config/urls.py`` points Django's
+error handlers here, so unknown paths (404), bodies Django refuses (400 → 413) and
+errors raised outside views (500, or a ``PanelError`` a middleware raised) are
+answered the same way, never with a traceback. JSON clients get JSON; the pages are
+``panel.pages.error_response``'s.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+
+from .accept import wants_json
+from .bodies import too_large
+from .core.errors import (
+    MethodNotAllowed,
+    NotFound,
+    PanelError,
+    ServerError,
+)
+from .core.routes import allowed_methods
+from .responses import json_response
+
+
+def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
+    """``exc`` in JSON for JSON clients, else as the panel's page for it."""
+    if wants_json(request):
+        return json_response(exc.body(), status=exc.status_code, headers=exc.headers)
+    from .pages import error_response as page  # pages import this module's peers
+
+    return page(request, exc)
+
+
+class _BadRequest(PanelError):
+    """A request Django refused before any view saw it."""
+
+
+class PanelErrorMiddleware:
+    """Answers the ``PanelError`` a view raises, and 405s, as the panel does."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if isinstance(response, HttpResponseNotAllowed):
+            allowed = allowed_methods(request.path) or _allowed(response)
+            return error_response(request, MethodNotAllowed(allowed))
+        return response
+
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponse | None:
+        """A ``PanelError`` becomes its answer; Django handles anything else."""
+        if isinstance(exception, PanelError):
+            return error_response(request, exception)
+        return None
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: no route has this path."""
+    del exception
+    return error_response(request, NotFound("Not Found"))
+
+
+def bad_request(
+    request: HttpRequest, exception: Exception | None = None
+) -> HttpResponse:
+    """``handler400``: a body over Django's limits is 413, as the panel's are."""
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(request, too_large())
+    return error_response(request, _BadRequest("Bad Request"))
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a ``PanelError`` raised outside a view, or a bug (logged)."""
+    exception = sys.exception()
+    if isinstance(exception, PanelError):
+        return error_response(request, exception)
+    return error_response(request, ServerError())
+
+
+def _allowed(response: HttpResponse) -> list[str]:
+    return sorted(m.strip() for m in response.get("Allow", "").split(",") if m)

@@ -1,0 +1,98 @@
+"""The store's bulk methods: every matching record in batches, and file imports.
+
+``Store`` inherits them; they use its query sets and lookups, so exports and imports
+read and write exactly what the JSON API does (same fields, conversions and checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.db.models.lookups import IContains
+
+from .core.errors import InvalidInput
+from .core.imports import ImportRow, ImportTally
+from .core.query import ListQuery
+
+_CHUNK = 1000
+
+
+class BulkMethods:
+    """Batch reads and all-or-nothing imports for ``Store``."""
+
+    # What ``Store`` defines and these methods use.
+    label: str
+    _key: str
+    _key_name: str
+    _manager: models.Manager[Any]
+    _rows: models.QuerySet[Any, dict[str, Any]]
+
+    if TYPE_CHECKING:
+
+        def _conditions(self, query: ListQuery) -> list[Q | IContains]: ...
+
+        def _order(self, query: ListQuery) -> list[str]: ...
+
+        def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+        def _by_column(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+        def _check_relations(self, values: Mapping[str, Any]) -> None: ...
+
+    def iter_batches(
+        self, query: ListQuery, size: int = 500
+    ) -> Iterator[list[dict[str, Any]]]:
+        """Every record matching ``query``, in list order, ``size`` at a time.
+
+        The matching keys are read first; each batch is then its own query. Records
+        deleted meanwhile are skipped, and none comes twice.
+        """
+        matching = self._manager.filter(*self._conditions(query))
+        keys = list(
+            matching.order_by(*self._order(query)).values_list(self._key, flat=True)
+        )
+        for start in range(0, len(keys), size):
+            chunk = keys[start : start + size]
+            rows = self._rows.filter(**{self._key + "__in": chunk})
+            found = {row[self._key_name]: row for row in rows}
+            yield [found[k] for k in chunk if k in found]
+
+    def existing_keys(self, keys: Sequence[Any]) -> set[Any]:
+        """Those of ``keys`` that have a record."""
+        found: set[Any] = set()
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            rows = self._manager.filter(**{self._key + "__in": chunk})
+            found.update(rows.values_list(self._key, flat=True))
+        return found
+
+    def import_records(self, rows: Sequence[ImportRow]) -> tuple[int, int]:
+        """Create (key ``None``) or update each ``(label, key, values)``: all or none.
+
+        Returns how many records were created and updated; errors name the row label.
+        """
+        tally = ImportTally()
+        try:
+            with transaction.atomic():
+                tally.write(
+                    rows,
+                    lambda key, values: self._import_row(key, self._prepare(values)),
+                )
+        except IntegrityError:
+            raise tally.conflict() from None
+        return tally.created, tally.updated
+
+    def _import_row(self, key: Any, values: dict[str, Any]) -> list[str]:
+        try:
+            self._check_relations(values)
+        except InvalidInput as exc:
+            return [message for group in exc.errors.values() for message in group]
+        if key is None:
+            self._manager.create(**self._by_column(values))
+            return []
+        rows = self._manager.filter(**{self._key: key})
+        found = rows.update(**self._by_column(values)) if values else rows.exists()
+        return [] if found else [f"{self.label} {key} not found."]

@@ -1,0 +1,129 @@
+"""The people who may log into the panel: Django's users, the e-mail as username.
+
+Addresses are stored in one normal form (lower case, ``normalize_email``) as both
+``username`` and ``email``, so they are unique whatever their case and logins match
+them case-insensitively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, router
+from django.db.models import Exists
+
+from .core.accounts import normalize_email
+from .models import RevokedToken
+from .passwords import verify_password
+from .prepared import PreparedQuery
+
+
+class UserExists(ValueError):
+    """Another user already has this e-mail address."""
+
+
+def _users() -> Any:
+    return get_user_model()._default_manager
+
+
+def find_user(email: str) -> AbstractBaseUser | None:
+    """The user with this e-mail address (the login name), whatever its case."""
+    user: AbstractBaseUser | None = (
+        _users().filter(username=normalize_email(email)).first()
+    )
+    return user
+
+
+def create_user(*, email: str, password: str, name: str = "") -> AbstractBaseUser:
+    """Add an active user; the password is stored hashed."""
+    address = normalize_email(email)
+    try:
+        user: AbstractBaseUser = _users().create_user(
+            username=address, email=address, password=password, first_name=name.strip()
+        )
+    except IntegrityError:
+        raise UserExists(f"a user with e-mail {address} exists") from None
+    return user
+
+
+def check_credentials(email: str, password: str) -> AbstractBaseUser | None:
+    """The active user with these credentials, else ``None``.
+
+    Exactly one hash verification runs whether the user exists or not, so the answer
+    takes as long either way; a hash made with weaker parameters is replaced.
+    """
+    user = find_user(email)
+    stored = None if user is None else user.password
+    setter = None if user is None else _rehash(user)
+    valid = verify_password(password, stored, setter)
+    if user is None or not valid or not user.is_active:
+        return None
+    return user
+
+
+def _rehash(user: AbstractBaseUser) -> Any:
+    def setter(password: str) -> None:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+
+    return setter
+
+
+def _token_users(values: Mapping[str, Any]) -> Any:
+    revoked = RevokedToken.objects.filter(jti=values["jti"])
+    users = _users().filter(pk=values["user_id"], is_active=True)
+    return users.filter(~Exists(revoked))
+
+
+@cache
+def _token_user_query() -> PreparedQuery:
+    model = get_user_model()
+    fields = {"user_id": model._meta.pk, "jti": RevokedToken._meta.get_field("jti")}
+    return PreparedQuery(model, _token_users, fields)
+
+
+def token_user(user_id: int, jti: str) -> AbstractBaseUser | None:
+    """The active user ``user_id``, unless the token ``jti`` was revoked (one query)."""
+    return _one_user(_token_user_query(), {"user_id": user_id, "jti": jti})
+
+
+@cache
+def _user_query() -> PreparedQuery:
+    model = get_user_model()
+
+    def users(values: Mapping[str, Any]) -> Any:
+        return _users().filter(pk=values["user_id"])
+
+    return PreparedQuery(model, users, {"user_id": model._meta.pk})
+
+
+class PanelBackend(ModelBackend):
+    """Django's ``ModelBackend`` reading a session's user with SQL compiled once.
+
+    Logins go through ``check_credentials``, never through this backend: it only
+    finds the users of sessions (``AUTHENTICATION_BACKENDS``), as active as
+    ``ModelBackend`` requires.
+    """
+
+    def authenticate(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        """Nobody: panel logins check credentials themselves."""
+        del request, args, kwargs
+
+    def get_user(self, user_id: Any) -> Any:
+        """The user ``user_id`` if it may log in, else ``None``."""
+        user = _one_user(_user_query(), {"user_id": user_id})
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+def _one_user(query: PreparedQuery, values: Mapping[str, Any]) -> Any:
+    """The user ``query`` finds, made as Django makes model instances (``from_db``)."""
+    model = get_user_model()
+    names = [field.attname for field in model._meta.concrete_fields]
+    for row in query.rows(values):
+        return model.from_db(router.db_for_read(model), names, row)
+    return None

@@ -1,0 +1,117 @@
+"""The generic CRUD API: two class-based views serve every registered resource.
+
+``CollectionView`` answers ``/admin/resource/<uri>/crud`` (``crud.index``,
+``crud.store``, ``crud.massDelete``), ``ItemView`` ``…/crud/<key>`` (``crud.show``,
+``crud.update``, ``crud.destroy``). Clients that accept JSON get JSON; browsers are
+sent to the pages (a 303 after each change, with a flash message). Errors are the
+kernel's exceptions, answered by ``panel.errors.PanelErrorMiddleware``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+from django.http import HttpRequest, HttpResponse
+from django.views import View
+
+from ..accept import wants_json
+from ..bodies import read_body
+from ..core.inputs import without_blank_secrets
+from ..core.pagination import PageUrls, list_body
+from ..core.urls import form_page_url, page_url, record_url
+from ..redirects import back, see_other
+from ..registry import PanelResource, registry
+from ..responses import deleted_response, json_response, saved_response
+
+# HEAD and OPTIONS are refused with 405, as the FastAPI panels refuse them.
+_COLLECTION = ["get", "post", "delete"]
+_ITEM = ["get", "put", "patch", "delete"]
+
+
+class CollectionView(View):
+    """List, create and mass-delete the records of one resource."""
+
+    http_method_names = _COLLECTION
+
+    def get(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
+        """List records: paginated, sorted, filtered and searched."""
+        panel = registry().get(resourceUri)
+        query_string = request.META.get("QUERY_STRING", "")
+        if not wants_json(request):
+            return see_other(page_url(panel.uri, "index-page", query=query_string))
+        params = parse_qsl(query_string, keep_blank_values=True)
+        query = panel.list_query(params, paging_modes=True)
+        rows, total = panel.store.list_page(query)
+        body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
+        return json_response(body)
+
+    def post(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
+        """Create a record."""
+        panel = registry().get(resourceUri)
+        values = panel.inputs.for_create(read_body(request))
+        record = panel.store.create(values)
+        key = record[panel.resource.key_name()]
+        if not wants_json(request):
+            return back(request, _index_page(panel), "Saved.")
+        return saved_response(
+            record,
+            redirect=form_page_url(panel.uri, key),
+            status=201,
+            location=record_url(panel.crud_url, key),
+        )
+
+    def delete(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
+        """Delete the records listed in ``ids``, all in one transaction."""
+        panel = registry().get(resourceUri)
+        query = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
+        keys = panel.inputs.ids(read_body(request), query)
+        deleted = panel.store.delete_many(keys)
+        if not wants_json(request):
+            noun = "record" if deleted == 1 else "records"
+            return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
+        return deleted_response(deleted)
+
+
+class ItemView(View):
+    """Show, change and delete one record."""
+
+    http_method_names = _ITEM
+
+    def get(
+        self, request: HttpRequest, resourceUri: str, resourceItem: str
+    ) -> HttpResponse:
+        """Show one record."""
+        panel = registry().get(resourceUri)
+        key = panel.key(resourceItem)
+        if not wants_json(request):
+            return see_other(page_url(panel.uri, "detail-page", key))
+        return json_response(panel.store.fetch(key))
+
+    def put(
+        self, request: HttpRequest, resourceUri: str, resourceItem: str
+    ) -> HttpResponse:
+        """Change a record; fields absent from the body stay as they are."""
+        panel = registry().get(resourceUri)
+        key = panel.key(resourceItem)
+        body = without_blank_secrets(type(panel.resource), read_body(request))
+        record = panel.store.update(key, panel.inputs.for_update(body))
+        if not wants_json(request):
+            return back(request, _index_page(panel), "Saved.")
+        return saved_response(record, redirect=form_page_url(panel.uri, key))
+
+    patch = put
+
+    def delete(
+        self, request: HttpRequest, resourceUri: str, resourceItem: str
+    ) -> HttpResponse:
+        """Delete a record."""
+        panel = registry().get(resourceUri)
+        key = panel.key(resourceItem)
+        panel.store.delete(key)
+        if not wants_json(request):
+            return back(request, _index_page(panel), "Deleted.")
+        return deleted_response()
+
+
+def _index_page(panel: PanelResource) -> str:
+    return page_url(panel.uri, "index-page")

@@ -1,0 +1,1 @@
+../../fastapi/tests/cases.py

@@ -1,0 +1,1 @@
+../../fastapi/tests/gadget_parts.py

@@ -1,0 +1,364 @@
+"""The JSON CRUD API of every resource, and the errors every route answers alike.
+
+Tests run once per resource of ``app.resources.RESOURCES`` with the valid body of
+``tests/samples.json``; the records a body refers to are created first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from app.resources import RESOURCES
+from panel.core import fields
+from panel.core.query import to_utc
+from panel.core.resource import Resource
+from panel.registry import registry
+from tests.conftest import jwt_mode
+
+Samples = dict[str, dict[str, Any]]
+URI = RESOURCES[0].uri
+URL = f"/admin/resource/{URI}/crud"
+MISSING_KEY = 999999999
+FORM = "application/x-www-form-urlencoded"
+
+each_resource = pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.uri)
+
+
+def crud(resource: type[Resource]) -> str:
+    """The crud URL of ``resource``."""
+    return f"/admin/resource/{resource.uri}/crud"
+
+
+def payload(api: Client, samples: Samples, uri: str) -> dict[str, Any]:
+    """A valid create body of resource ``uri``, its related records created first."""
+    sample = samples[uri]
+    body = dict(sample["body"])
+    for field, target in sample["relations"].items():
+        body[field] = create(api, samples, target)[samples[target]["key"]]
+    return body
+
+
+def create(api: Client, samples: Samples, uri: str, **changes: Any) -> dict[str, Any]:
+    """A new record of resource ``uri``, created through the API."""
+    body = {**payload(api, samples, uri), **changes}
+    response = api.post(f"/admin/resource/{uri}/crud", body, "application/json")
+    assert response.status_code == 201, response.content
+    record: dict[str, Any] = response.json()["data"]
+    return record
+
+
+def hidden(resource: type[Resource]) -> set[str]:
+    """The fields a record never shows (passwords)."""
+    return {f.name for f in resource.fields if f.write_only}
+
+
+def shown(resource: type[Resource], body: dict[str, Any]) -> dict[str, Any]:
+    """What a record of ``body`` shows: no secrets, date-times in UTC."""
+    values = {}
+    for name, value in body.items():
+        field = resource.field_map[name]
+        if isinstance(field, fields.DateTime) and value is not None:
+            value = to_utc(datetime.fromisoformat(value)).isoformat()
+        if not field.write_only:
+            values[name] = value
+    return values
+
+
+def assert_shows(
+    resource: type[Resource], record: dict[str, Any], body: dict[str, Any]
+) -> None:
+    """``record`` holds the values ``body`` sent, and no secret."""
+    expected = shown(resource, body)
+    assert {name: record[name] for name in expected} == expected
+    assert not hidden(resource) & set(record)
+
+
+def form_text(value: Any) -> str:
+    """A value as an HTML form sends it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+@each_resource
+def test_create_answers_201_with_the_record(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    body = payload(api, samples, resource.uri)
+    response = api.post(crud(resource), body, "application/json")
+    assert response.status_code == 201, response.content
+    answer = response.json()
+    key = answer["data"][resource.key_name()]
+    assert answer["message"] == "Saved"
+    assert answer["messageType"] == "success"
+    assert answer["redirect"] == f"/admin/resource/{resource.uri}/form-page/{key}"
+    assert response["Location"] == f"{crud(resource)}/{key}"
+    assert_shows(resource, answer["data"], body)
+
+
+@each_resource
+def test_create_accepts_a_form(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    body = payload(api, samples, resource.uri)
+    form = urlencode({name: form_text(value) for name, value in body.items()})
+    response = api.post(crud(resource), form, FORM)
+    assert response.status_code == 201, response.content
+    assert_shows(resource, response.json()["data"], body)
+
+
+@each_resource
+def test_show_and_a_missing_record(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    record = create(api, samples, resource.uri)
+    key = record[resource.key_name()]
+    assert api.get(f"{crud(resource)}/{key}").json() == record
+    missing = api.get(f"{crud(resource)}/{MISSING_KEY}")
+    assert missing.status_code == 404
+    label = resource.model.__name__
+    assert missing.json() == {"message": f"{label} {MISSING_KEY} not found"}
+    for key in ("not-a-key", "99999999999999999999999"):
+        assert api.get(f"{crud(resource)}/{key}").status_code == 404
+
+
+@each_resource
+def test_list_pages_and_links(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    key = resource.key_name()
+    keys = sorted(create(api, samples, resource.uri)[key] for _ in range(3))
+    response = api.get(crud(resource), {"sort": key, "per_page": 2, "page": 2})
+    assert response.status_code == 200
+    body = response.json()
+    assert [record[key] for record in body["data"]] == keys[2:]
+    assert (body["total"], body["current_page"], body["last_page"]) == (3, 2, 2)
+    assert (body["from"], body["to"], body["per_page"]) == (3, 3, 2)
+    assert body["path"] == crud(resource)
+    assert body["prev_page_url"] == f"{crud(resource)}?sort={key}&per_page=2&page=1"
+    assert body["next_page_url"] is None
+    labels = [link["label"] for link in body["links"]]
+    assert labels == ["&laquo; Previous", "1", "2", "Next &raquo;"]
+    past = api.get(crud(resource), {"page": 9}).json()
+    assert (past["data"], past["from"], past["to"], past["last_page"]) == (
+        [],
+        None,
+        None,
+        1,
+    )
+
+
+@each_resource
+def test_list_sorts_both_ways_and_by_several_fields(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    key = resource.key_name()
+    keys = sorted(create(api, samples, resource.uri)[key] for _ in range(2))
+    ascending = api.get(crud(resource), {"sort": key}).json()["data"]
+    descending = api.get(crud(resource), {"sort": f"-{key}"}).json()["data"]
+    assert [record[key] for record in ascending] == keys
+    assert [record[key] for record in descending] == keys[::-1]
+    first = next(name for name in resource.sortable_fields if name != key)
+    several = api.get(crud(resource), {"sort": f"{first},-{key}"})
+    assert [record[key] for record in several.json()["data"]] == keys[::-1]
+
+
+@each_resource
+def test_list_filters_searches_and_tags(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    key = resource.key_name()
+    records = [create(api, samples, resource.uri) for _ in range(2)]
+    chosen = records[0][key]
+    found = api.get(crud(resource), {f"filter[{key}]": str(chosen)}).json()["data"]
+    assert [record[key] for record in found] == [chosen]
+    if resource.search:
+        assert api.get(crud(resource), {"search": "%"}).json()["total"] == 0
+        assert api.get(crud(resource), {"search": ""}).json()["total"] == 2
+    for tag in resource.query_tags:
+        response = api.get(crud(resource), {"query-tag": tag.uri})
+        assert response.status_code == 200
+        for record in response.json()["data"]:
+            assert {name: record[name] for name in tag.filter} == dict(tag.filter)
+
+
+@each_resource
+def test_list_refuses_unknown_parameters(api: Client, resource: type[Resource]) -> None:
+    params = {
+        "sort": "nope",
+        "filter[nope]": "1",
+        "page": "0",
+        "per_page": str(settings.PANEL_MAX_PER_PAGE + 1),
+        "query-tag": "nope",
+    }
+    response = api.get(crud(resource), params)
+    assert response.status_code == 422
+    assert set(response.json()["errors"]) == set(params)
+
+
+@each_resource
+def test_put_and_patch_change_only_what_they_name(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    record = create(api, samples, resource.uri)
+    url = f"{crud(resource)}/{record[resource.key_name()]}"
+    unchanged = api.patch(url, {}, "application/json")
+    assert unchanged.status_code == 200, unchanged.content
+    assert unchanged.json()["data"] == record
+    body = payload(api, samples, resource.uri)
+    changed = api.put(url, body, "application/json")
+    assert changed.status_code == 200, changed.content
+    assert_shows(resource, changed.json()["data"], body)
+    assert api.get(url).json() == changed.json()["data"]
+    missing = api.put(f"{crud(resource)}/{MISSING_KEY}", {}, "application/json")
+    assert missing.status_code == 404
+
+
+@each_resource
+def test_invalid_bodies_are_422(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    key = resource.key_name()
+    body = {**payload(api, samples, resource.uri), "no_such_field": 1, key: 1}
+    response = api.post(crud(resource), body, "application/json")
+    assert response.status_code == 422
+    assert set(response.json()["errors"]) == {"no_such_field", key}
+    broken = api.post(crud(resource), b'{"broken', "application/json")
+    assert broken.status_code == 422
+    assert broken.json()["errors"] == {"body": ["The request body is not valid JSON."]}
+    required = [
+        f.name for f in resource.writable_fields if f.required and not f.has_default
+    ]
+    empty = api.post(crud(resource), {}, "application/json")
+    if required:
+        assert list(empty.json()["errors"]) == required
+        label = resource.field_map[required[0]].label
+        assert empty.json()["errors"][required[0]] == [
+            f"The {label} field is required."
+        ]
+
+
+@each_resource
+def test_relations_must_exist_and_protect_their_targets(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    for field, target in samples[resource.uri]["relations"].items():
+        body = {**payload(api, samples, resource.uri), field: MISSING_KEY}
+        response = api.post(crud(resource), body, "application/json")
+        assert response.status_code == 422
+        assert list(response.json()["errors"]) == [field]
+        record = create(api, samples, resource.uri)
+        target_url = f"/admin/resource/{target}/crud/{record[field]}"
+        deleted = api.delete(target_url)
+        if resource.field_map[field].accepts_null:
+            assert deleted.status_code == 200
+            assert (
+                api.get(f"{crud(resource)}/{record[resource.key_name()]}").json()[field]
+                is None
+            )
+        else:
+            assert deleted.status_code == 409
+            assert "other records refer to it" in deleted.json()["message"]
+
+
+@each_resource
+def test_delete_and_mass_delete(
+    api: Client, samples: Samples, resource: type[Resource]
+) -> None:
+    key = resource.key_name()
+    keys = [create(api, samples, resource.uri)[key] for _ in range(5)]
+    gone = api.delete(f"{crud(resource)}/{keys[0]}")
+    assert gone.json() == {"message": "Deleted", "messageType": "success"}
+    assert api.get(f"{crud(resource)}/{keys[0]}").status_code == 404
+    assert api.delete(f"{crud(resource)}/{keys[0]}").status_code == 404
+    query = f"ids[]={keys[1]}&ids[]={MISSING_KEY}"
+    by_query = api.delete(f"{crud(resource)}?{query}")
+    assert by_query.json() == {
+        "message": "Deleted",
+        "messageType": "success",
+        "deleted": 1,
+    }
+    by_json = api.delete(crud(resource), {"ids": [keys[2]]}, "application/json")
+    assert by_json.json()["deleted"] == 1
+    by_form = api.delete(crud(resource), f"ids[]={keys[3]}", FORM)
+    assert by_form.json()["deleted"] == 1
+    remaining = api.get(crud(resource)).json()["data"]
+    assert [record[key] for record in remaining] == keys[4:]
+    assert list(api.delete(crud(resource)).json()["errors"]) == ["ids"]
+
+
+def test_too_many_ids_are_422(api: Client) -> None:
+    ids = list(range(1, settings.PANEL_MAX_MASS_DELETE + 2))
+    response = api.delete(URL, {"ids": ids}, "application/json")
+    assert response.status_code == 422
+    assert list(response.json()["errors"]) == ["ids"]
+
+
+def test_an_unknown_resource_or_path_is_json_404(api: Client) -> None:
+    response = api.get("/admin/resource/no-such-resource/crud")
+    assert response.status_code == 404
+    assert response.json() == {"message": "Resource not found"}
+    unknown = api.get("/admin/nothing-here")
+    assert unknown.status_code == 404
+    assert unknown.json() == {"message": "Not Found"}
+
+
+def test_a_wrong_method_is_405_with_every_allowed_method(api: Client) -> None:
+    response = api.put(URL, {}, "application/json")
+    assert response.status_code == 405
+    assert response["Allow"] == "DELETE, GET, POST"
+    assert response.json() == {"message": "Method Not Allowed"}
+    assert api.post(f"{URL}/1").headers["Allow"] == "DELETE, GET, PATCH, PUT"
+    assert api.options(URL).status_code == 405
+
+
+def test_bodies_over_the_limit_or_of_another_type_are_refused(api: Client) -> None:
+    big = api.post(URL, b" " * (settings.PANEL_MAX_BODY_SIZE + 1), "application/json")
+    assert big.status_code == 413
+    limit = settings.PANEL_MAX_BODY_SIZE
+    assert big.json() == {"message": f"The request body must not exceed {limit} bytes."}
+    other = api.post(URL, b"x", "text/plain")
+    assert other.status_code == 415
+
+
+def test_server_errors_are_json_without_a_traceback(
+    api: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(registry().get(URI).store, "fetch", broken)
+    api.raise_request_exception = False
+    response = api.get(f"{URL}/1")
+    assert response.status_code == 500
+    assert response.json() == {"message": "Server Error"}
+
+
+def test_browsers_are_sent_to_the_pages(api: Client) -> None:
+    for accept in ("text/html", "*/*", ""):
+        response = api.get(f"{URL}?sort=-id", headers={"Accept": accept})
+        assert response.status_code == 303
+        assert response["Location"] == f"/admin/resource/{URI}/index-page?sort=-id"
+    detail = api.get(f"{URL}/7", headers={"Accept": "text/html"})
+    assert detail["Location"] == f"/admin/resource/{URI}/detail-page/7"
+    vendor_json = api.get(URL, headers={"Accept": "application/vnd.api+json"})
+    assert vendor_json.status_code == 200
+
+
+def test_a_browser_form_goes_back_with_a_message(api: Client, samples: Samples) -> None:
+    key = RESOURCES[0].key_name()
+    records = [create(api, samples, URI)[key] for _ in range(2)]
+    html = {"Accept": "text/html"}
+    form = f"_method=DELETE&ids[]={records[0]}&ids[]={records[1]}&_redirect=//evil"
+    response = api.post(URL, form, FORM, headers=html)
+    assert response.status_code == 303
+    assert response["Location"] == f"/admin/resource/{URI}/index-page"
+    assert api.get(URL).json()["total"] == 0
+    if not jwt_mode():  # with tokens there is no session, and no next page
+        assert api.session["_flash"] == [["success", "2 records deleted."]]

@@ -1,0 +1,1 @@
+../../fastapi/tests/test_page_safety.py

@@ -1,0 +1,75 @@
+"""Hot reads with SQL compiled once (``panel.prepared``): what the ORM would give.
+
+A record, a token's user, a session's user and a session are read with SQL compiled
+once; these tests hold them to the query sets they stand for, value and type, and to
+the same refusals (revoked tokens, inactive users, expired sessions).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.sessions.models import Session
+from django.test import Client
+from django.utils import timezone
+
+from app.resources import RESOURCES
+from panel.auth_state import revoke_token
+from panel.registry import registry
+from panel.session_store import SessionStore
+from panel.users import PanelBackend, token_user
+from tests.test_api import Samples, create
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.uri)
+def test_a_record_is_what_the_query_set_gives(
+    api: Client, samples: Samples, resource: Any
+) -> None:
+    record = create(api, samples, resource.uri)
+    store = registry().get(resource.uri).store
+    key = record[resource.key_name()]
+    prepared = store.fetch(key)
+    orm = store._rows.get(**{store._key: key})
+    assert prepared == orm and list(prepared) == list(orm)
+    assert [type(v) for v in prepared.values()] == [type(v) for v in orm.values()]
+
+
+def test_a_token_user_is_the_user_unless_revoked_or_inactive(user: Any) -> None:
+    found = token_user(user.pk, "some-token")
+    assert found == user and found.password == user.password
+    assert found.last_login == type(user)._default_manager.get(pk=user.pk).last_login
+    revoke_token("some-token", expires_at=2**40, now=0)
+    assert token_user(user.pk, "some-token") is None
+    assert token_user(user.pk, "other-token") == user
+    type(user)._default_manager.filter(pk=user.pk).update(is_active=False)
+    assert token_user(user.pk, "other-token") is None
+
+
+def test_a_session_user_is_what_model_backend_finds(user: Any) -> None:
+    found = PanelBackend().get_user(user.pk)
+    assert found == ModelBackend().get_user(user.pk) == user
+    assert [getattr(found, f.attname) for f in type(user)._meta.concrete_fields] == [
+        getattr(user, f.attname) for f in type(user)._meta.concrete_fields
+    ]
+    assert PanelBackend().get_user(user.pk + 1) is None
+    assert PanelBackend().authenticate(None, username=user.username) is None
+    type(user)._default_manager.filter(pk=user.pk).update(is_active=False)
+    assert PanelBackend().get_user(user.pk) is None
+
+
+def test_sessions_load_until_they_expire() -> None:
+    store = SessionStore()
+    store["answer"] = 42
+    store.save()
+    assert SessionStore(store.session_key).load() == {"answer": 42}
+    past = timezone.now() - timedelta(seconds=1)
+    Session.objects.filter(session_key=store.session_key).update(expire_date=past)
+    expired = SessionStore(store.session_key)
+    assert expired.load() == {}
+    assert expired.session_key is None
+    assert SessionStore("no-such-session-key").load() == {}

@@ -1,0 +1,1 @@
+../../fastapi/tests/test_to_page.py

@@ -1,0 +1,1 @@
+../../fastapi/tests/token_parts.py

@@ -1,0 +1,75 @@
+"""The event-loop reads on SQLite: the same records and users as SQLAlchemy's reads.
+
+Records and users are read on the event loop through a raw sqlite3 connection
+(``app.core.db.LoopReader``) when the database is an SQLite file; these tests hold
+those reads to what the thread-pool path (SQLAlchemy) gives, value and type.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.core.auth_state import NOT_REVOKED, revoke_token
+from app.core.db import LoopReader
+from app.core.users import User, get_user, read_user, user_query
+
+SAMPLES = Path(__file__).with_name("samples.json")
+
+
+def _reader(app: FastAPI) -> LoopReader:
+    reader: LoopReader | None = app.state.reader
+    if reader is None:
+        pytest.skip("the event-loop reads serve SQLite files only")
+    return reader
+
+
+def test_records_read_on_the_loop_are_what_sqlalchemy_reads(
+    app: FastAPI, client: TestClient
+) -> None:
+    reader, engine = _reader(app), app.state.engine
+    keys: dict[str, Any] = {}
+    for sample in json.loads(SAMPLES.read_text(encoding="utf-8")):
+        body = dict(sample["body"])
+        for name, target in sample["relations"].items():
+            if target in keys:
+                body[name] = keys[target]
+        url = f"/admin/resource/{sample['resource']}/crud"
+        response = client.post(url, json=body)
+        assert response.status_code == 201, response.text
+        key = keys[sample["resource"]] = response.json()["data"][sample["key"]]
+        store = app.state.registry.get(sample["resource"]).store
+        on_loop, in_pool = store.read(reader, key), store.fetch(engine, key)
+        assert on_loop == in_pool
+        assert [type(v) for v in on_loop.values()] == [
+            type(v) for v in in_pool.values()
+        ]
+        assert client.get(f"{url}/{key}").json() == response.json()["data"]
+
+
+def test_users_read_on_the_loop_are_what_sqlalchemy_reads(
+    app: FastAPI, user: User
+) -> None:
+    reader, engine = _reader(app), app.state.engine
+    assert read_user(reader, user.id) == get_user(engine, user.id) == user
+    assert read_user(reader, user.id + 1) is None
+    token_user = user_query(NOT_REVOKED)
+    assert read_user(reader, user.id, token_user, jti="a") == user
+    revoke_token(engine, "a", expires_at=2**40, now=0)
+    assert read_user(reader, user.id, token_user, jti="a") is None
+    assert get_user(engine, user.id, token_user, jti="a") is None
+
+
+def test_disposing_the_engine_closes_the_loop_connections(
+    app: FastAPI, user: User
+) -> None:
+    reader = _reader(app)
+    assert read_user(reader, user.id) == user
+    app.state.engine.dispose()
+    assert not reader._opened
+    assert read_user(reader, user.id) == user  # a new connection, when needed

@@ -1,0 +1,152 @@
+"""Served deployments for the conformance suite, started once per session.
+
+Tests ask for ``deployment`` (every framework × example × database), or for
+``session_deployment`` / ``jwt_deployment`` (only the examples logging in that way).
+Servers start on first use and stop at the end of the session, so each
+framework × example × database is migrated and started once; tests never rely on an
+empty database (they make their own records and find them by a marker).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from conftest import (
+    EXAMPLE_IDS,
+    FRAMEWORKS,
+    REPO,
+    SERVERS,
+    Server,
+    postgres_database,
+)
+
+from generator.manifest import load_manifest
+
+from .support import EMAIL, OTHER_EMAIL, PASSWORD, Database, Deployment
+
+DATABASES = ["sqlite", "postgres"]
+MANIFESTS = {
+    example: load_manifest(REPO / "examples" / f"{example}.yaml")
+    for example in EXAMPLE_IDS
+}
+
+
+def _params(examples: list[str], databases: list[str] = DATABASES) -> list:
+    return [
+        pytest.param(
+            (framework, example, database),
+            id=f"{framework}-{example}-{database}",
+            marks=[pytest.mark.postgres] if database == "postgres" else [],
+        )
+        for framework, example, database in itertools.product(
+            FRAMEWORKS, examples, databases
+        )
+    ]
+
+
+def sqlite_params() -> list:
+    """Every framework × example, on SQLite only (for what no database changes)."""
+    return _params(EXAMPLE_IDS, ["sqlite"])
+
+
+ALL = _params(EXAMPLE_IDS)
+SESSION_EXAMPLES = [e for e in EXAMPLE_IDS if not MANIFESTS[e].auth.jwt]
+JWT_EXAMPLES = [e for e in EXAMPLE_IDS if MANIFESTS[e].auth.jwt]
+
+
+class Fleet:
+    """Every server of the session, started on first use, stopped at the end."""
+
+    def __init__(self, generated, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._generated = generated
+        self._tmp = tmp_path_factory
+        self._stack = ExitStack()
+        self._databases: dict[tuple[str, str, str], str] = {}
+        self._deployments: dict[tuple[str, ...], Deployment] = {}
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def database_url(self, framework: str, example: str, database: str) -> str:
+        """The database of one deployment (made, and migrated by it, once)."""
+        key = (framework, example, database)
+        if key not in self._databases:
+            if database == "sqlite":
+                folder = self._tmp.mktemp(f"db-{framework}-{example}")
+                url = f"sqlite:///{folder / 'conformance.db'}"
+            else:
+                url = self._stack.enter_context(postgres_database())
+            self._databases[key] = url
+        return self._databases[key]
+
+    def get(
+        self,
+        framework: str,
+        example: str,
+        database: str,
+        variant: str = "",
+        env: dict[str, str] | None = None,
+    ) -> Deployment:
+        """The deployment of ``example`` on ``database``, started on first use.
+
+        A ``variant`` is another server on the same database (with ``env`` added).
+        """
+        key = (framework, example, database, variant)
+        if key not in self._deployments:
+            fresh = (framework, example, database) not in self._databases
+            url = self.database_url(framework, example, database)
+            project: Path = self._generated(example, framework)
+            server = SERVERS[framework](project, url)
+            server.env.update(env or {})
+            if fresh:
+                server.migrate()
+                server.create_user(EMAIL, PASSWORD)
+                server.create_user(OTHER_EMAIL, PASSWORD)
+            self._stack.callback(_stop, server)
+            server.start()
+            self._deployments[key] = Deployment(
+                framework, example, database, MANIFESTS[example], server
+            )
+        return self._deployments[key]
+
+
+def _stop(server: Server) -> None:
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def fleet(generated, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """The session's servers."""
+    found = Fleet(generated, tmp_path_factory)
+    try:
+        yield found
+    finally:
+        found.close()
+
+
+@pytest.fixture(params=ALL)
+def deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
+    """Each framework × example × database, served."""
+    return fleet.get(*request.param)
+
+
+@pytest.fixture(params=_params(SESSION_EXAMPLES))
+def session_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
+    """The deployments whose clients log in for a session (cookie + CSRF token)."""
+    return fleet.get(*request.param)
+
+
+@pytest.fixture(params=_params(JWT_EXAMPLES))
+def jwt_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
+    """The deployments whose clients log in for a bearer token (JWT)."""
+    return fleet.get(*request.param)
+
+
+@pytest.fixture
+def database(deployment: Deployment) -> Database:
+    """SQL access to the deployment's database."""
+    return Database(deployment.server.database_url)

@@ -1,0 +1,90 @@
+"""schemathesis against the live server, with the spec the server itself serves.
+
+Every operation of ``/oag.json`` gets ``EXAMPLES`` generated requests (derandomized, so
+a run repeats exactly), sent as a logged-in JSON client; a server error, an
+undocumented status, a wrong content type or a body that breaks its schema fails. A
+request naming a record is sent once more for a record that exists, so updates and
+deletes meet real data too. Logging out gets a token of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from generator.samples import creation_order
+
+from .support import Api, Deployment, crud
+
+pytestmark = pytest.mark.e2e
+
+EXAMPLES = 12
+ITEM = "resourceItem"
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def _identity(api: Api) -> dict[str, Any]:
+    """The client's login, as keyword arguments of a schemathesis call."""
+    keep = {"accept", "authorization", "x-csrf-token"}
+    headers = {k: v for k, v in api.client.headers.items() if k.lower() in keep}
+    return {"headers": headers, "cookies": dict(api.client.cookies)}
+
+
+def _fuzz(deployment: Deployment, api: Api, operation: Any) -> None:
+    keys = {
+        crud(resource): api.create(resource, 1)[resource.key]
+        for resource in creation_order(deployment.project)
+    }
+    base = deployment.base_url
+
+    @given(case=operation.as_strategy())
+    @FUZZ_SETTINGS
+    def run(case: schemathesis.Case) -> None:
+        identity = _identity(api)
+        if case.path == "/admin/logout":  # it would end the client's login
+            with deployment.api() as own:
+                identity = _identity(own)
+        case.call_and_validate(base_url=base, checks=CHECKS, **identity)
+        if case.path_parameters and ITEM in case.path_parameters:
+            collection = case.path.removesuffix(f"/{{{ITEM}}}")
+            case.path_parameters[ITEM] = keys[collection]
+            case.call_and_validate(base_url=base, checks=CHECKS, **identity)
+
+    run()
+
+
+def test_the_api_does_what_the_served_spec_says(deployment: Deployment) -> None:
+    route = "/" + deployment.project.docs.route.strip("/")
+    schema = schemathesis.openapi.from_url(deployment.base_url + route)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 6 * len(deployment.project.resources)
+    failures: list[str] = []
+    with deployment.api() as api:
+        for operation in operations:
+            try:
+                _fuzz(deployment, api, operation)
+            except Exception as exc:  # every operation's failure, not just the first
+                failures.append(f"{operation.label}: {exc}")
+    assert not failures, "\n\n".join(failures)

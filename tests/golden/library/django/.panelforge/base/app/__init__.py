@@ -1,0 +1,1 @@
+"""The project's own app: the resources' models, and your hooks on them."""

@@ -1,0 +1,19 @@
+#!/usr/bin/env python
+"""Django's command line for this project: ``python manage.py migrate``, ``runserver``…"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main() -> None:
+    """Run the command named on the command line."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""Field declarations: what a resource's records hold and how each value is checked.
+
+A field knows its JSON type and constraints; the storage layer, input validation, pages
+and the OpenAPI builder all read them from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class _Missing:
+    """Marks a field without a default (``None`` is a legitimate default)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+_WORD_BOUNDARY = re.compile(r"_+")
+
+
+def humanize(name: str) -> str:
+    """``published_on`` → ``Published on``."""
+    text = _WORD_BOUNDARY.sub(" ", name).strip()
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Field:
+    """Base declaration; use one of the typed subclasses below."""
+
+    json_type: ClassVar[str] = "string"
+    json_format: ClassVar[str | None] = None
+    input_type: ClassVar[str] = "text"
+
+    name: str = field(kw_only=False)
+    label: str = ""
+    required: bool = False
+    nullable: bool = False
+    read_only: bool = False
+    key: bool = False
+    default: Any = MISSING
+    description: str | None = None
+    sortable: bool = True
+    filterable: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", humanize(self.name))
+
+    @property
+    def has_default(self) -> bool:
+        """Whether a value is filled in on create when the client sends none."""
+        return self.default is not MISSING
+
+    @property
+    def accepts_null(self) -> bool:
+        """Whether null is valid: optional without a default, or declared nullable."""
+        if self.key:
+            return False
+        return self.nullable or (not self.required and not self.has_default)
+
+    @property
+    def writable(self) -> bool:
+        """Whether clients may set this field (never keys nor read-only fields)."""
+        return not (self.read_only or self.key)
+
+    @property
+    def write_only(self) -> bool:
+        """Whether the value is accepted but never returned (passwords)."""
+        return False
+
+    def constraints(self) -> dict[str, Any]:
+        """JSON-Schema keywords restricting the value, beyond its type."""
+        return {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class _StringField(Field):
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+
+    def constraints(self) -> dict[str, Any]:
+        """Length and pattern limits."""
+        found = {
+            "minLength": self.min_length,
+            "maxLength": self.max_length,
+            "pattern": self.pattern,
+        }
+        return {k: v for k, v in found.items() if v is not None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Text(_StringField):
+    """A short string."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Textarea(_StringField):
+    """A long string, edited in a textarea; not sortable by default."""
+
+    input_type: ClassVar[str] = "textarea"
+    sortable: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Email(_StringField):
+    """An e-mail address."""
+
+    json_format: ClassVar[str | None] = "email"
+    input_type: ClassVar[str] = "email"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Url(_StringField):
+    """An absolute http(s) URL."""
+
+    json_format: ClassVar[str | None] = "uri"
+    input_type: ClassVar[str] = "url"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Uuid(_StringField):
+    """A UUID in its canonical text form."""
+
+    json_format: ClassVar[str | None] = "uuid"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Password(_StringField):
+    """A secret: stored hashed, written but never returned, sorted or filtered."""
+
+    json_format: ClassVar[str | None] = "password"
+    input_type: ClassVar[str] = "password"
+    sortable: bool = False
+    filterable: bool = False
+
+    @property
+    def write_only(self) -> bool:
+        """Passwords never leave the server."""
+        return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Date(Field):
+    """A calendar date, ``YYYY-MM-DD``."""
+
+    json_format: ClassVar[str | None] = "date"
+    input_type: ClassVar[str] = "date"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DateTime(Field):
+    """A date and time, RFC 3339."""
+
+    json_format: ClassVar[str | None] = "date-time"
+    input_type: ClassVar[str] = "datetime-local"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _NumericField(Field):
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+
+    def constraints(self) -> dict[str, Any]:
+        """Range limits."""
+        found = {"minimum": self.minimum, "maximum": self.maximum}
+        return {k: v for k, v in found.items() if v is not None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Integer(_NumericField):
+    """A whole number (64-bit)."""
+
+    json_type: ClassVar[str] = "integer"
+    input_type: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Number(_NumericField):
+    """A decimal number (double precision)."""
+
+    json_type: ClassVar[str] = "number"
+    input_type: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ID(Integer):
+    """The integer key the database allocates; read-only."""
+
+    name: str = field(default="id", kw_only=False)
+    label: str = "ID"
+    key: bool = True
+    read_only: bool = True
+    filterable: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Boolean(Field):
+    """True or false; a checkbox in forms."""
+
+    json_type: ClassVar[str] = "boolean"
+    input_type: ClassVar[str] = "checkbox"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Select(Field):
+    """One of a fixed list of options (strings or integers)."""
+
+    input_type: ClassVar[str] = "select"
+    options: tuple[Any, ...] = ()
+
+    @property
+    def option_type(self) -> str:
+        """JSON type of the options: ``integer`` when all are ints, else ``string``."""
+        if self.options and all(
+            isinstance(o, int) and not isinstance(o, bool) for o in self.options
+        ):
+            return "integer"
+        return "string"
+
+    def constraints(self) -> dict[str, Any]:
+        """The allowed values."""
+        return {"enum": list(self.options)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class BelongsTo(Integer):
+    """The key of a record of another resource (its URI key in ``resource``)."""
+
+    input_type: ClassVar[str] = "select"
+    resource: str = ""
+
+
+def json_type(field_: Field) -> str:
+    """The JSON type of a field's values."""
+    if isinstance(field_, Select):
+        return field_.option_type
+    return field_.json_type

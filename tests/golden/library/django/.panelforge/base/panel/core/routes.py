@@ -1,0 +1,183 @@
+"""Every panel route by name, and ``url_for``: the one place that builds panel URLs.
+
+Names are MoonShine's without the ``moonshine.`` prefix. A route may have several path
+patterns, most specific first (``resource.page`` with and without ``{resourceItem}``);
+each framework registers every pattern under the route's name, so its own URL builder
+(``url_path_for``, ``reverse``) and ``url_for`` below give the same paths.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlencode
+
+PREFIX = "/admin"
+# MoonShine's ANY: every method a browser or an API client sends.
+ANY = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+class RouteError(LookupError):
+    """No such route, or not enough parameters to build its URL."""
+
+
+def uri_key(class_name: str) -> str:
+    """The kebab-case URI key of a class: ``BookResource`` → ``book-resource``."""
+    return "-".join(p.lower() for p in _CAMEL_BOUNDARY.split(class_name) if p)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A named route: its HTTP methods and its path patterns below ``PREFIX``."""
+
+    name: str
+    methods: tuple[str, ...]
+    paths: tuple[str, ...]
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """The full path patterns, ``PREFIX`` included."""
+        return tuple(PREFIX + path for path in self.paths)
+
+    @property
+    def params(self) -> frozenset[str]:
+        """Every path parameter any of the patterns takes."""
+        return frozenset(p for path in self.paths for p in placeholders(path))
+
+
+def placeholders(pattern: str) -> tuple[str, ...]:
+    """The parameter names of a path pattern, in order."""
+    return tuple(_PLACEHOLDER.findall(pattern))
+
+
+_RESOURCE = "/resource/{resourceUri}"
+_CRUD = _RESOURCE + "/crud"
+_ITEM = _CRUD + "/{resourceItem}"
+
+ROUTES: Mapping[str, Route] = {
+    route.name: route
+    for route in (
+        Route("index", ("GET",), ("",)),
+        Route("login", ("GET",), ("/login",)),
+        Route("authenticate", ("POST",), ("/authenticate",)),
+        Route("logout", ("POST", "DELETE"), ("/logout",)),
+        Route("crud.index", ("GET",), (_CRUD,)),
+        Route("crud.show", ("GET",), (_ITEM,)),
+        Route("crud.store", ("POST",), (_CRUD,)),
+        Route("crud.update", ("PUT", "PATCH"), (_ITEM,)),
+        Route("crud.destroy", ("DELETE",), (_ITEM,)),
+        Route("crud.massDelete", ("DELETE",), (_CRUD,)),
+        Route(
+            "handler",
+            ANY,
+            (_RESOURCE + "/handler/{handlerUri}", _RESOURCE + "/handler"),
+        ),
+        Route(
+            "resource.page",
+            ("GET",),
+            (_RESOURCE + "/{pageUri}/{resourceItem}", _RESOURCE + "/{pageUri}"),
+        ),
+        Route("page", ("GET",), ("/page/{pageUri}",)),
+        # Any method, as in MoonShine; since a method may change data, session mode
+        # demands the CSRF token on every method of this route, GET included.
+        Route("method", ANY, ("/method/{pageUri}/{resourceUri}", "/method/{pageUri}")),
+        Route(
+            "component",
+            ("GET",),
+            ("/component/{pageUri}/{resourceUri}", "/component/{pageUri}"),
+        ),
+    )
+}
+
+
+def route(name: str) -> Route:
+    """The route called ``name``."""
+    try:
+        return ROUTES[name]
+    except KeyError:
+        known = ", ".join(ROUTES)
+        raise RouteError(f"No route named {name!r}; the routes are: {known}") from None
+
+
+def url_for(
+    name: str,
+    params: Mapping[str, Any] | None = None,
+    query: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+) -> str:
+    """The path of route ``name``; parameters it does not take go to the query.
+
+    Empty values (``None``, ``""``, empty lists) are dropped, as MoonShine drops them;
+    ``0`` and ``False`` are values. The first pattern whose parameters are all given
+    wins, so ``resourceItem`` lands in the path when the route has room for it.
+    """
+    target = route(name)
+    given = {k: v for k, v in (params or {}).items() if not _empty(v)}
+    for pattern in target.patterns:
+        names = placeholders(pattern)
+        if all(n in given for n in names):
+            path = _PLACEHOLDER.sub(lambda m: _segment(given[m.group(1)]), pattern)
+            rest = [(k, v) for k, v in given.items() if k not in names]
+            return path + query_string([*rest, *_pairs(query)])
+    needed = placeholders(target.patterns[-1])
+    missing = ", ".join(n for n in needed if n not in given)
+    raise RouteError(f"No URL for route {name!r}: missing {missing}")
+
+
+def query_string(pairs: Iterable[tuple[str, Any]]) -> str:
+    """``?a=1&b=2`` from pairs, without empty values; ``""`` when nothing is left."""
+    items: list[tuple[str, str]] = []
+    for key, value in pairs:
+        values = value if isinstance(value, list | tuple) else [value]
+        items += [(key, _text(v)) for v in values if not _empty(v)]
+    return "?" + urlencode(items) if items else ""
+
+
+def _pairs(
+    query: Mapping[str, Any] | Iterable[tuple[str, Any]] | None,
+) -> list[tuple[str, Any]]:
+    if query is None:
+        return []
+    if isinstance(query, Mapping):
+        return list(query.items())
+    return list(query)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == ()
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _segment(value: Any) -> str:
+    return quote(_text(value), safe="")
+
+
+def _matcher(pattern: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(pattern)
+    # split() alternates literal text and parameter names: every odd item is a name.
+    regex = "".join("[^/]+" if i % 2 else re.escape(p) for i, p in enumerate(parts))
+    return re.compile(regex)
+
+
+_MATCHERS = tuple(
+    (_matcher(pattern), route.methods)
+    for route in ROUTES.values()
+    for pattern in route.patterns
+)
+
+
+def allowed_methods(path: str) -> list[str]:
+    """Every method the routes at ``path`` take, sorted: the ``Allow`` of a 405."""
+    found = {
+        m for regex, methods in _MATCHERS if regex.fullmatch(path) for m in methods
+    }
+    return sorted(found)

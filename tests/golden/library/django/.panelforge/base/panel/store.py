@@ -1,0 +1,270 @@
+"""Data access for one resource with Django's ORM: reads are ``values()`` dicts.
+
+Query sets and lookups are built once, when the store is created; a request only adds
+its own conditions. Records come back as plain dicts in field declaration order (a
+belongs-to field holds the related key), ready for orjson. Each write is one
+transaction; reads run in autocommit (on SQLite a transaction would take the write
+lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.hashers import make_password
+from django.db import IntegrityError, connections, models, transaction
+from django.db.models import Max, Q, TextField
+from django.db.models.functions import Cast
+from django.db.models.lookups import IContains
+
+from .core.errors import Conflict, InvalidInput, NotFound
+from .core.fields import json_type
+from .core.inputs import stored_forms
+from .core.query import (
+    ESTIMATE,
+    ESTIMATE_CAP,
+    EXACT,
+    ListQuery,
+    coerce_value,
+    searched_as_text,
+)
+from .core.resource import Resource
+from .prepared import PreparedQuery
+from .store_bulk import BulkMethods
+
+Record = dict[str, Any]
+_REFERENCED = (IntegrityError, models.ProtectedError, models.RestrictedError)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A belongs-to field and the model of the records it may point at."""
+
+    field: str
+    label: str
+    target: type[models.Model]
+
+
+class Store(BulkMethods):
+    """Reads and writes the table of one resource."""
+
+    def __init__(
+        self,
+        resource: type[Resource],
+        *,
+        label: str,
+        relations: Sequence[Relation] = (),
+    ) -> None:
+        model: type[models.Model] = resource.model
+        self.label = label
+        self._model_label = model._meta.label
+        self._relations = tuple(relations)
+        self._manager = model._default_manager
+        columns = {
+            f.name: model._meta.get_field(f.name).attname for f in resource.fields
+        }
+        self._columns = columns
+        self._key_name = resource.key_name()
+        self._key = columns[self._key_name]
+        self._names = tuple(f.name for f in resource.readable_fields)
+        # Never evaluated itself (it would cache rows): every use chains a copy.
+        self._rows = self._manager.values(*self._names)
+        # A record by key: the hot read, its SQL compiled once.
+        self._one = PreparedQuery(
+            model,
+            lambda values: self._rows.filter(**{self._key: values["key"]}),
+            {"key": model._meta.get_field(self._key_name)},
+        )
+        self._filters = {name: columns[name] for name in resource.filterable_fields}
+        self._orders = {
+            name: (columns[name], "-" + columns[name])
+            for name in (self._key_name, *resource.sortable_fields)
+        }
+        self._table = model._meta.db_table
+        self._integer_key = json_type(resource.key_field) == "integer"
+        self._search = tuple(_searchable(resource, columns, n) for n in resource.search)
+        self._tags = {
+            tag.uri: Q(
+                **{
+                    columns[name]: coerce_value(resource.field_map[name], value)
+                    for name, value in tag.filter.items()
+                }
+            )
+            for tag in resource.query_tags
+        }
+        self._converters = stored_forms(resource.writable_fields, make_password)
+
+    def list_page(self, query: ListQuery) -> tuple[list[Record], int | None]:
+        """The rows of one page of ``query`` and how many match (``None``: not counted).
+
+        Reads ``query.limit`` rows (one past the page unless counted exactly), in
+        reverse for a ``prev`` cursor; ``core.pagination.list_body`` shapes them.
+        """
+        conditions = self._conditions(query)
+        rows = self._rows.filter(*conditions)
+        total: int | None = None
+        if query.total == EXACT and not query.keyset:
+            total = rows.count()
+            if query.offset >= total:
+                return [], total
+        elif query.total == ESTIMATE:
+            total = self._estimate(conditions)
+        if query.cursor is not None:
+            rows = rows.filter(self._after(query))
+        page = rows.order_by(*self._order(query))
+        return list(page[query.offset : query.offset + query.limit]), total
+
+    def _estimate(self, conditions: Sequence[Q | IContains]) -> int:
+        """How many rows match: exact up to ``ESTIMATE_CAP``, then estimated.
+
+        Past the cap: the table's estimated size when unfiltered (PostgreSQL's
+        planner statistics, else the largest integer key), else the cap plus one.
+        """
+        keys = self._manager.filter(*conditions).order_by().values(self._key)
+        found = keys[: ESTIMATE_CAP + 1].count()  # counts the keys alone
+        if found <= ESTIMATE_CAP or conditions:
+            return found
+        connection = connections[keys.db]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)",
+                    [connection.ops.quote_name(self._table)],
+                )
+                row = cursor.fetchone()
+            estimate = row[0] if row else None
+        elif self._integer_key:
+            estimate = self._manager.aggregate(top=Max(self._key))["top"]
+        else:
+            estimate = None
+        return max(found, int(estimate or 0))
+
+    def fetch(self, key: Any) -> Record:
+        """The record with ``key``."""
+        for row in self._one.rows({"key": key}):
+            return dict(zip(self._names, row, strict=True))
+        raise self._not_found(key)
+
+    def create(self, values: Mapping[str, Any]) -> Record:
+        """Insert a record; the database allocates its key."""
+        values = self._prepare(values)
+        try:
+            with transaction.atomic():
+                self._check_relations(values)
+                created = self._manager.create(**self._by_column(values))
+                return self.fetch(created.pk)
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+
+    def update(self, key: Any, values: Mapping[str, Any]) -> Record:
+        """Change the given fields of the record with ``key``; the others stay."""
+        values = self._prepare(values)
+        if not values:
+            return self.fetch(key)
+        try:
+            with transaction.atomic():
+                self._check_relations(values)
+                rows = self._manager.filter(**{self._key: key})
+                if not rows.update(**self._by_column(values)):
+                    raise self._not_found(key)
+                return self.fetch(key)
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+
+    def delete(self, key: Any) -> None:
+        """Delete the record with ``key``."""
+        try:
+            with transaction.atomic():
+                deleted = self._delete(self._manager.filter(**{self._key: key}))
+        except _REFERENCED:
+            raise Conflict(
+                f"{self.label} {key} cannot be deleted: other records refer to it."
+            ) from None
+        if not deleted:
+            raise self._not_found(key)
+
+    def delete_many(self, keys: Sequence[Any]) -> int:
+        """Delete the records with these keys, all or none; unknown keys are skipped."""
+        try:
+            with transaction.atomic():
+                return self._delete(self._manager.filter(**{self._key + "__in": keys}))
+        except _REFERENCED:
+            raise Conflict(
+                "Nothing was deleted: other records refer to some of these."
+            ) from None
+
+    def _delete(self, rows: models.QuerySet[Any]) -> int:
+        # Django counts cascaded rows too: only this model's rows are the answer.
+        _total, by_model = rows.delete()
+        return by_model.get(self._model_label, 0)
+
+    def _not_found(self, key: Any) -> NotFound:
+        return NotFound(f"{self.label} {key} not found")
+
+    def _conditions(self, query: ListQuery) -> list[Q | IContains]:
+        conditions: list[Q | IContains] = [
+            Q(**{self._filters[name]: value}) for name, value in query.filters
+        ]
+        if query.query_tag is not None:
+            conditions.append(self._tags[query.query_tag])
+        if query.search and self._search:
+            matches = Q()
+            for column in self._search:
+                matches |= Q(IContains(column, query.search))
+            conditions.append(matches)
+        return conditions
+
+    def _order(self, query: ListQuery) -> list[str]:
+        # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
+        # reads backwards from where it points.
+        flip = query.backwards
+        return [self._orders[s.name][s.descending != flip] for s in query.order]
+
+    def _after(self, query: ListQuery) -> Q:
+        """Rows past the cursor in the list's order (before it for ``prev``)."""
+        assert query.cursor is not None
+        terms = list(zip(query.order, query.cursor.values, strict=True))
+        choices = Q()
+        for index, (term, value) in enumerate(terms):
+            down = term.descending != query.backwards
+            ahead = {f"{self._columns[term.name]}__{'lt' if down else 'gt'}": value}
+            equal = {self._columns[t.name]: v for t, v in terms[:index]}
+            choices |= Q(**equal, **ahead)
+        first, value = terms[0]
+        down = first.descending != query.backwards
+        # A plain range on the leading column lets the database use its index.
+        near = Q(**{f"{self._columns[first.name]}__{'lte' if down else 'gte'}": value})
+        return near & choices
+
+    def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        prepared = dict(values)
+        for name, convert in self._converters:
+            if prepared.get(name) is not None:
+                prepared[name] = convert(prepared[name])
+        return prepared
+
+    def _by_column(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Field names to model attributes (``author`` → ``author_id``)."""
+        return {self._columns[name]: value for name, value in values.items()}
+
+    def _check_relations(self, values: Mapping[str, Any]) -> None:
+        errors: dict[str, list[str]] = {}
+        for relation in self._relations:
+            value = values.get(relation.field)
+            if value is None:
+                continue
+            if not relation.target._default_manager.filter(pk=value).exists():
+                errors[relation.field] = [f"The selected {relation.label} is invalid."]
+        if errors:
+            raise InvalidInput(errors)
+
+
+def _searchable(
+    resource: type[Resource], columns: Mapping[str, str], name: str
+) -> models.F | Cast:
+    column = models.F(columns[name])
+    if searched_as_text(resource.field_map[name]):
+        return column
+    return Cast(column, output_field=TextField())

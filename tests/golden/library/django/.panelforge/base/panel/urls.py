@@ -1,0 +1,38 @@
+"""The panel's URLs: every route of the kernel's table, by name, in ``panel``.
+
+Patterns come from ``panel.core.routes.ROUTES``, so ``reverse("panel:crud.update",
+kwargs={"resourceUri": "book-resource", "resourceItem": 5})`` and the kernel's
+``url_for("crud.update", ...)`` give the same path. Routes sharing a path (list, store
+and mass delete) share one view, which dispatches on the HTTP method.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.urls import URLPattern, path
+
+from .core.routes import ROUTES
+from .views import VIEWS
+
+app_name = "panel"
+
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+
+
+def django_route(pattern: str) -> str:
+    """``/admin/resource/{resourceUri}/crud`` → ``admin/resource/<str:resourceUri>/crud``."""
+    return _PLACEHOLDER.sub(r"<str:\1>", pattern.removeprefix("/"))
+
+
+def _patterns() -> list[URLPattern]:
+    patterns = []
+    for route in ROUTES.values():
+        for pattern in route.patterns:
+            patterns.append(
+                path(django_route(pattern), VIEWS[route.name], name=route.name)
+            )
+    return patterns
+
+
+urlpatterns = _patterns()

@@ -1,0 +1,18 @@
+"""Your Author resource: change how the panel serves it here.
+
+panelforge writes this file once and never overwrites it. The generated declaration
+it extends lives in app/resources/author.py (regenerated from the manifest).
+
+Override class attributes such as ``title``, ``search``, ``query_tags``, ``per_page``
+or ``default_sort``, or implement the manifest's methods below. Every resource has URL
+helpers (``self.form_page_url(key)``…) and current-page checks
+(``self.is_now_on_form()``…): see the README.
+"""
+
+from __future__ import annotations
+
+from app.resources.author import AuthorResource as GeneratedAuthorResource
+
+
+class AuthorResource(GeneratedAuthorResource):
+    """Author records in the panel."""

@@ -1,0 +1,136 @@
+"""Panel exceptions: every error the panel answers, with its status and message.
+
+::
+
+    PanelError                 .status_code, .message, .headers
+    ├── Unauthenticated        401: nobody (valid) is logged in
+    ├── NotAcceptable          406: the client does not accept JSON
+    ├── NotFound               404: unknown resource or record
+    ├── MethodNotAllowed       405: the path takes other methods (``Allow``)
+    ├── Conflict               409: other records still refer to this one
+    ├── PayloadTooLarge        413
+    ├── UnsupportedMediaType   415: neither JSON nor a urlencoded form
+    ├── InvalidInput           422: .errors maps a field (or parameter) to its messages
+    ├── TooManyRequests        429: too many failed logins; retry after .retry_after s
+    └── ServerError            500: a bug; the answer never shows its traceback
+
+Each framework answers them its own way (JSON ``{"message": ...}``, or a page), with
+the same statuses and messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+class PanelError(Exception):
+    """An error answered with ``{"message": ...}`` and its status code."""
+
+    status_code = 400
+    headers: dict[str, str] | None = None
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def body(self) -> dict[str, object]:
+        """The JSON answer: ``{"message": ...}`` (and ``errors`` for invalid input)."""
+        return {"message": self.message}
+
+
+class Unauthenticated(PanelError):
+    """No user is logged in; ``headers`` go with the 401 (``WWW-Authenticate``)."""
+
+    status_code = 401
+
+    def __init__(self, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__("Unauthenticated.")
+        self.headers = dict(headers or {})
+
+
+class NotAcceptable(PanelError):
+    """The request does not accept a JSON answer."""
+
+    status_code = 406
+
+
+class NotFound(PanelError):
+    """No such resource, or no such record."""
+
+    status_code = 404
+
+
+class MethodNotAllowed(PanelError):
+    """The path exists, but not for this method; ``Allow`` lists the methods it takes."""
+
+    status_code = 405
+
+    def __init__(self, allowed: Sequence[str]) -> None:
+        super().__init__("Method Not Allowed")
+        self.headers = {"Allow": ", ".join(allowed)}
+
+
+class Conflict(PanelError):
+    """The change would break a reference between records."""
+
+    status_code = 409
+
+
+class PayloadTooLarge(PanelError):
+    """The request body is over the configured limit."""
+
+    status_code = 413
+
+
+class UnsupportedMediaType(PanelError):
+    """The body is neither JSON nor ``application/x-www-form-urlencoded``."""
+
+    status_code = 415
+
+
+class InvalidInput(PanelError):
+    """The body or the query string failed validation."""
+
+    status_code = 422
+
+    def __init__(self, errors: Mapping[str, Sequence[str]]) -> None:
+        self.errors = {key: list(messages) for key, messages in errors.items()}
+        super().__init__(summarize(self.errors))
+
+    def body(self) -> dict[str, object]:
+        """The message and, by field, every message."""
+        return {"message": self.message, "errors": self.errors}
+
+
+class TooManyRequests(PanelError):
+    """Too many failed logins; ``Retry-After`` says how many seconds to wait."""
+
+    status_code = 429
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"Too many login attempts. Please try again in {retry_after} seconds."
+        )
+        self.retry_after = retry_after
+        self.headers = {"Retry-After": str(retry_after)}
+
+
+class ServerError(PanelError):
+    """Something failed that the client cannot fix."""
+
+    status_code = 500
+
+    def __init__(self) -> None:
+        super().__init__("Server Error")
+
+
+def summarize(errors: Mapping[str, Sequence[str]]) -> str:
+    """The first message, plus how many others there are: "… (and 2 more errors)"."""
+    messages = [message for group in errors.values() for message in group]
+    if not messages:
+        return "The given data was invalid."
+    others = len(messages) - 1
+    if others == 0:
+        return messages[0]
+    noun = "error" if others == 1 else "errors"
+    return f"{messages[0]} (and {others} more {noun})"

@@ -1,0 +1,296 @@
+"""Paths and operations of one resource's JSON CRUD API, for the OpenAPI document.
+
+Each operation is a small function; the responses every operation shares live in
+``components.responses`` and are referenced by status code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import openapi_schemas as schemas
+from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
+from .resource import Resource
+
+SECURITY_SCHEME = "bearerAuth"
+ITEM_PARAMETER = "resourceItem"
+MASS_DELETE_LIMIT = 500  # ids[] per mass delete by default (max_mass_delete setting)
+
+JSON_ONLY = (
+    "Send `Accept: application/json`: requests that do not accept JSON get a 406."
+)
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_ERRORS = {
+    "401": "Unauthorized",
+    "403": "CsrfTokenMismatch",
+    "404": "NotFound",
+    "406": "NotAcceptable",
+    "409": "Conflict",
+    "413": "PayloadTooLarge",
+    "415": "UnsupportedMediaType",
+    "422": "ValidationFailed",
+    "429": "TooManyRequests",
+}
+
+_TOTAL = (
+    "How to count the matching records: `exact` (COUNT), `estimate` (exact up to "
+    f"{ESTIMATE_CAP:,}; past that the table's estimated size, or {ESTIMATE_CAP + 1:,} "
+    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null)."
+)
+_CURSOR = (
+    "Keyset paging: empty for the first page, then a `next_cursor` or `prev_cursor` "
+    "as answered; the body is then a cursor paginator and nothing is counted. Not "
+    "with `page`, nor with a sort on a field that can be null."
+)
+
+# What every operation that reads a body can answer besides success.
+_BODY_ERRORS = ("401", "406", "413", "415", "422")
+
+Doc = dict[str, Any]
+
+
+def _words(name: str) -> list[str]:
+    parts: list[str] = []
+    for chunk in re.split(r"[_\-\s]+", name):
+        parts += [p.lower() for p in _CAMEL_BOUNDARY.split(chunk) if p]
+    return parts
+
+
+def operation_id(uri: str, route: str) -> str:
+    """``("book-resource", "crud.massDelete")`` → ``bookResourceCrudMassDelete``."""
+    head = "".join(w.capitalize() for w in _words(uri))
+    tail = "".join(w.capitalize() for w in _words(route.replace(".", "_")))
+    return head[:1].lower() + head[1:] + tail
+
+
+@dataclass(frozen=True)
+class ResourceContext:
+    """One resource being documented, and the document-wide settings."""
+
+    resource: type[Resource]
+    model: str
+    v30: bool
+    jwt: bool
+    max_per_page: int | None = None  # the app-wide cap, if lower than the resource's
+    max_ids: int = MASS_DELETE_LIMIT
+
+    @property
+    def csrf_errors(self) -> tuple[str, ...]:
+        """With session logins (no JWT) a write needs the CSRF token: 403 without."""
+        return () if self.jwt else ("403",)
+
+
+def content(schema_name: str) -> Doc:
+    """A JSON body holding the component schema ``schema_name``."""
+    return {"application/json": {"schema": schemas.ref(schema_name)}}
+
+
+def header(description: str, type_: str) -> Doc:
+    """A response header the server always sends."""
+    return {"description": description, "required": True, "schema": {"type": type_}}
+
+
+def reply(description: str, schema_name: str, **headers: Doc) -> Doc:
+    """A response object with a JSON body and optional headers."""
+    found: Doc = {"description": description}
+    if headers:
+        found["headers"] = headers
+    found["content"] = content(schema_name)
+    return found
+
+
+def by_status(success: Doc, *errors: str) -> Doc:
+    """Responses by status code: the given ones plus references to shared errors."""
+    refs = {c: {"$ref": f"#/components/responses/{_ERRORS[c]}"} for c in errors}
+    return dict(sorted({**success, **refs}.items()))
+
+
+def _operation(ctx: ResourceContext, route: str, summary: str, **parts: Any) -> Doc:
+    op: Doc = {
+        "tags": [ctx.resource.title],
+        "summary": f"{ctx.resource.title}: {summary}",
+        "description": JSON_ONLY,
+        "operationId": operation_id(ctx.resource.uri, route),
+    }
+    op.update((k, v) for k, v in parts.items() if v)
+    if ctx.jwt:
+        op["security"] = [{SECURITY_SCHEME: []}]
+    return op
+
+
+def _body(schema_name: str) -> Doc:
+    schema = schemas.ref(schema_name)
+    return {
+        "required": True,
+        "content": {
+            "application/json": {"schema": schema},
+            "application/x-www-form-urlencoded": {"schema": schema},
+        },
+    }
+
+
+def _query(name: str, description: str, schema: Doc, **extra: Any) -> Doc:
+    found = {"name": name, "in": "query", "description": description, **extra}
+    found["schema"] = schema
+    return found
+
+
+def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
+    page = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}
+    cap = ctx.resource.max_per_page
+    per_page = {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": min(cap, ctx.max_per_page or cap),
+        "default": ctx.resource.per_page,
+    }
+    return [
+        _query("page", "Page number (not with `cursor`).", page),
+        _query("per_page", "Records per page.", per_page),
+    ]
+
+
+def _big_table_parameters() -> list[Doc]:
+    total = {"type": "string", "enum": list(TOTAL_MODES), "default": TOTAL_MODES[0]}
+    cursor = {"type": "string", "maxLength": MAX_CURSOR_LENGTH}
+    return [_query("total", _TOTAL, total), _query("cursor", _CURSOR, cursor)]
+
+
+def _sort_parameters(resource: type[Resource]) -> list[Doc]:
+    names = resource.sortable_fields
+    if not names:
+        return []
+    one = "-?(?:" + "|".join(re.escape(n) for n in names) + ")"
+    schema = {
+        "type": "string",
+        "pattern": f"^{one}(?:,{one})*$",
+        "default": resource.default_sort,
+    }
+    text = "Comma-separated fields; a leading `-` sorts descending. Sortable: "
+    return [_query("sort", text + ", ".join(names) + ".", schema)]
+
+
+def _filter_parameters(ctx: ResourceContext) -> list[Doc]:
+    names = ctx.resource.filterable_fields
+    if not names:
+        return []
+    fields = ctx.resource.field_map
+    properties = {
+        n: schemas.value_schema(fields[n], v30=ctx.v30, constrained=False)
+        for n in names
+    }
+    schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    text = f"`filter[<field>]=<value>`. Filterable: {', '.join(names)}."
+    return [_query("filter", text, schema, style="deepObject", explode=True)]
+
+
+def _search_parameters(resource: type[Resource]) -> list[Doc]:
+    found = []
+    if resource.search:
+        text = f"Text to look for in {', '.join(resource.search)}."
+        found.append(_query("search", text, {"type": "string"}))
+    if resource.query_tags:
+        labels = "; ".join(f"`{t.uri}`: {t.label}" for t in resource.query_tags)
+        enum = [t.uri for t in resource.query_tags]
+        schema = {"type": "string", "enum": enum}
+        found.append(_query("query-tag", f"A preset filter. {labels}.", schema))
+    return found
+
+
+def _key_schema(ctx: ResourceContext) -> Doc:
+    return schemas.value_schema(ctx.resource.key_field, v30=ctx.v30)
+
+
+def _list_operation(ctx: ResourceContext) -> Doc:
+    parameters = [
+        *_paging_parameters(ctx),
+        *_sort_parameters(ctx.resource),
+        *_filter_parameters(ctx),
+        *_search_parameters(ctx.resource),
+        *_big_table_parameters(),
+    ]
+    pages = [f"{ctx.model}Paginator", f"{ctx.model}CursorPaginator"]
+    page = {
+        "description": "One page of records (a cursor paginator with `cursor`).",
+        "content": {
+            "application/json": {"schema": {"oneOf": [schemas.ref(n) for n in pages]}}
+        },
+    }
+    responses = by_status({"200": page}, "401", "406", "422")
+    return _operation(
+        ctx, "crud.index", "list", parameters=parameters, responses=responses
+    )
+
+
+def _store_operation(ctx: ResourceContext) -> Doc:
+    location = header("URL of the new record.", "string")
+    created = reply("Created.", f"{ctx.model}SaveResponse", Location=location)
+    responses = by_status({"201": created}, *_BODY_ERRORS, *ctx.csrf_errors)
+    body = _body(f"{ctx.model}Create")
+    return _operation(
+        ctx, "crud.store", "create", requestBody=body, responses=responses
+    )
+
+
+def _mass_delete_operation(ctx: ResourceContext) -> Doc:
+    ids = {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": ctx.max_ids,
+        "items": _key_schema(ctx),
+    }
+    text = "Keys of the records to delete: `?ids[]=1&ids[]=2`."
+    param = _query("ids[]", text, ids, required=True, style="form", explode=True)
+    deleted = reply("Deleted.", "MassDeleteResponse")
+    responses = by_status({"200": deleted}, "409", *_BODY_ERRORS, *ctx.csrf_errors)
+    return _operation(
+        ctx, "crud.massDelete", "delete many", parameters=[param], responses=responses
+    )
+
+
+def _show_operation(ctx: ResourceContext) -> Doc:
+    record = reply("The record.", ctx.model)
+    responses = by_status({"200": record}, "401", "404", "406")
+    return _operation(ctx, "crud.show", "show", responses=responses)
+
+
+def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
+    saved = reply("Saved.", f"{ctx.model}SaveResponse")
+    responses = by_status({"200": saved}, "404", *_BODY_ERRORS, *ctx.csrf_errors)
+    body = _body(f"{ctx.model}Update")
+    return _operation(ctx, route, summary, requestBody=body, responses=responses)
+
+
+def _destroy_operation(ctx: ResourceContext) -> Doc:
+    deleted = reply("Deleted.", "DeleteResponse")
+    errors = ("401", "404", "406", "409", *ctx.csrf_errors)
+    responses = by_status({"200": deleted}, *errors)
+    return _operation(ctx, "crud.destroy", "delete", responses=responses)
+
+
+def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
+    """The collection and item paths of one resource, with all their operations."""
+    base = f"{prefix}/resource/{ctx.resource.uri}/crud"
+    key = {
+        "name": ITEM_PARAMETER,
+        "in": "path",
+        "required": True,
+        "description": f"{ctx.resource.key_field.label} of the record.",
+        "schema": _key_schema(ctx),
+    }
+    return {
+        base: {
+            "get": _list_operation(ctx),
+            "post": _store_operation(ctx),
+            "delete": _mass_delete_operation(ctx),
+        },
+        f"{base}/{{{ITEM_PARAMETER}}}": {
+            "parameters": [key],
+            "get": _show_operation(ctx),
+            "put": _update_operation(ctx, "crud.update", "update"),
+            "patch": _update_operation(ctx, "crud.patch", "update some fields"),
+            "delete": _destroy_operation(ctx),
+        },
+    }

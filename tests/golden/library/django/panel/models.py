@@ -1,0 +1,40 @@
+"""What logins leave in the database, so every worker and machine sees the same.
+
+``LoginAttempt`` counts the logins of one username from one address within a window
+(the key is a hash: no username or address is stored); ``RevokedToken`` lists the ids
+of bearer tokens logged out before they expire. Rows are removed once they no longer
+matter. Times are Unix seconds. The tables are named as in panelforge's FastAPI
+projects. The panel's users are Django's own (``django.contrib.auth``), the username
+being the e-mail address.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class LoginAttempt(models.Model):
+    """Logins of one username from one address, in the current window."""
+
+    key = models.CharField(max_length=64, primary_key=True)
+    attempts = models.IntegerField()
+    expires_at = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        db_table = "panel_login_attempts"
+
+    def __str__(self) -> str:
+        return f"{self.attempts} login(s) until {self.expires_at}"
+
+
+class RevokedToken(models.Model):
+    """A bearer token logged out before it expired."""
+
+    jti = models.CharField(max_length=64, primary_key=True)
+    expires_at = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        db_table = "panel_revoked_tokens"
+
+    def __str__(self) -> str:
+        return f"token {self.jti} (revoked until {self.expires_at})"

@@ -1,0 +1,93 @@
+"""Errors and fragments of the panel's pages.
+
+``error_response`` answers a ``PanelError`` of a page request: a form that fails
+validation is shown again with its values and the errors beside the fields (422),
+nobody logged in goes to the login page (303), anything else is the error page with
+its status. ``panel.errors.error_response`` answers JSON clients, and pages here.
+``render_fragment`` renders one part of a page alone (``?_fragment-load=table``, and
+the ``component`` route).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+
+from .bodies import read_body
+from .core.errors import InvalidInput, NotFound, PanelError, Unauthenticated
+from .core.pages import ERROR_TITLES, FRAGMENTS
+from .core.urls import login_url
+from .current import panel_route
+from .formdata import is_form_submission
+from .redirects import see_other
+from .registry import PanelResource, registry
+from .resource_pages import form_page, index_context
+from .responses import json_response
+from .templating import render, render_partial, resource_templates
+
+_FORM_ROUTES = frozenset({"crud.store", "crud.update"})
+
+
+def error_page(
+    request: HttpRequest,
+    status: int,
+    message: str,
+    errors: dict[str, list[str]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> HttpResponse:
+    """The error page: a title, the message, and the way back."""
+    context = {
+        "title": ERROR_TITLES.get(status, "Error"),
+        "status_code": status,
+        "message": message,
+        "errors": errors or {},
+    }
+    response = render(request, "panel/error.html", context, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _to_login(request: HttpRequest) -> HttpResponse:
+    target = request.get_full_path() if request.method == "GET" else None
+    return see_other(login_url(target))
+
+
+def _form_again(request: HttpRequest, exc: InvalidInput) -> HttpResponse:
+    match = request.resolver_match
+    kwargs = match.kwargs if match is not None else {}
+    panel = registry().get(kwargs["resourceUri"])
+    item = kwargs.get("resourceItem")
+    key = None if item is None else panel.key(item)
+    body = read_body(request)  # form pairs, without the form's own "_" fields
+    values = dict(body) if isinstance(body, list) else {}
+    return form_page(request, panel, key, values=values, errors=exc.errors, status=422)
+
+
+def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
+    """``exc`` as a page (``panel.errors.error_response`` answers JSON clients)."""
+    if isinstance(exc, Unauthenticated):
+        # A challenge (``WWW-Authenticate: Bearer``) means tokens: no login page.
+        if exc.headers:
+            body = {"message": exc.message}
+            return json_response(body, status=exc.status_code, headers=exc.headers)
+        return _to_login(request)
+    form = is_form_submission(request) and panel_route(request) in _FORM_ROUTES
+    if isinstance(exc, InvalidInput) and form:
+        return _form_again(request, exc)
+    errors = exc.errors if isinstance(exc, InvalidInput) else {}
+    return error_page(request, exc.status_code, exc.message, errors, exc.headers)
+
+
+def render_fragment(
+    request: HttpRequest,
+    panel_resource: PanelResource,
+    name: str,
+    page_uri: str = "index-page",
+) -> HttpResponse:
+    """One part of a page alone: ``("index-page", "table")`` is the index table."""
+    template = FRAGMENTS.get((page_uri, name))
+    if template is None:
+        raise NotFound(f"Page {page_uri} has no fragment {name!r}")
+    context = index_context(request, panel_resource)
+    names = resource_templates(panel_resource.uri, template)
+    return render_partial(request, names, context)

@@ -1,0 +1,20 @@
+// Small comforts on top of pages that work without JavaScript.
+"use strict";
+
+document.addEventListener("submit", (event) => {
+  const message = event.target.dataset && event.target.dataset.confirm;
+  if (message && !window.confirm(message)) {
+    event.preventDefault();
+  }
+});
+
+document.addEventListener("change", (event) => {
+  const box = event.target;
+  if (!box.matches || !box.matches("[data-select-all]")) {
+    return;
+  }
+  const table = box.closest("table");
+  for (const row of table.querySelectorAll("tbody input[name='ids[]']")) {
+    row.checked = box.checked;
+  }
+});

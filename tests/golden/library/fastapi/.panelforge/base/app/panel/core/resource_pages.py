@@ -1,0 +1,170 @@
+"""What a resource's pages show: the context of the index, form and detail templates.
+
+Each framework loads the records, related labels and options its own way (a thread
+pool hop and SQLAlchemy, or Django's ORM), then builds the context here and renders
+the resource's own template if it has one (``resource_templates``), else the generic
+one; so both frameworks serve the same HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .forms import (
+    Options,
+    default_values,
+    filter_widgets,
+    form_widgets,
+    record_values,
+)
+from .pages import FRAGMENT
+from .pagination import PageUrls, paginator
+from .query import ListQuery
+from .registry import PanelResource
+from .resource import Resource
+from .routes import url_for
+from .table import columns, display, rows
+from .urls import page_url, record_url
+
+Errors = Mapping[str, Sequence[str]]
+# Related records' labels by field name, then by key.
+Labels = Mapping[str, Mapping[Any, str]]
+
+# Pages load nothing from elsewhere and run no inline script.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    ),
+}
+
+
+def resource_templates(uri: str, name: str) -> list[str]:
+    """Where ``name`` is looked for: the resource's own, then the generic one."""
+    return [f"panel/resources/{uri}/{name}", f"panel/{name}"]
+
+
+def menu(resources: Iterable[Resource], current: str | None) -> list[dict[str, Any]]:
+    """The panel's menu: a link to each resource's list; ``current`` is highlighted."""
+    return [
+        {
+            "title": resource.title or resource.uri,
+            "url": page_url(resource.uri, "index-page"),
+            "current": resource.uri == current,
+        }
+        for resource in resources
+    ]
+
+
+def list_params(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The list parameters of a page request; blank filters and search are unset."""
+    return [
+        (name, value)
+        for name, value in pairs
+        if name != FRAGMENT and not (value == "" and name != "query-tag")
+    ]
+
+
+def _resource_context(panel: PanelResource[Any]) -> dict[str, Any]:
+    return {
+        "resource": panel.resource,
+        "label": panel.store.label,
+        "index_url": page_url(panel.uri, "index-page"),
+        "create_url": page_url(panel.uri, "form-page"),
+        "crud_url": panel.crud_url,
+    }
+
+
+def index_context(
+    panel: PanelResource[Any],
+    params: Sequence[tuple[str, str]],
+    query: ListQuery,
+    *,
+    items: Sequence[dict[str, Any]],
+    total: int | None,
+    labels: Labels,
+    options: Options,
+) -> dict[str, Any]:
+    """The index page: table, pages, search, tags and filters.
+
+    ``items`` are the records of this page, ``total`` how many match in all (or
+    ``None`` when not counted).
+    """
+    resource = type(panel.resource)
+    page = paginator(
+        items,
+        total=total,
+        page=query.page,
+        per_page=query.per_page,
+        urls=PageUrls(page_url(panel.uri, "index-page"), params),
+    )
+    return {
+        **_resource_context(panel),
+        "columns": columns(resource, params),
+        "rows": rows(resource, items, labels),
+        "page": page,
+        "search": query.search or "",
+        "searchable": bool(resource.search),
+        "query_tag": query.query_tag,
+        "query_tags": [
+            (tag, page_url(panel.uri, "index-page", query={"query-tag": tag.uri}))
+            for tag in resource.query_tags
+        ],
+        "filters": filter_widgets(resource, params, options),
+        "sort": dict(params).get("sort", ""),
+        "here": page_url(panel.uri, "index-page", query=params),
+        "table_templates": resource_templates(panel.uri, "_table.html"),
+        "export_url": url_for(
+            "handler", {"resourceUri": panel.uri, "handlerUri": "export"}, params
+        ),
+    }
+
+
+def form_context(
+    panel: PanelResource[Any],
+    record: Mapping[str, Any] | None,
+    options: Options,
+    *,
+    key: Any = None,
+    values: Mapping[str, str] | None = None,
+    errors: Errors | None = None,
+) -> dict[str, Any]:
+    """The create form (no ``key``) or the edit form of ``record``.
+
+    ``values`` are what the user sent, kept when the form comes back with ``errors``;
+    without them the form shows the record, or a new record's defaults.
+    """
+    resource = type(panel.resource)
+    if values is None:
+        values = record_values(resource, record) if record else default_values(resource)
+    creating = key is None
+    errors = errors or {}
+    widgets = form_widgets(resource, values, errors, options, creating=creating)
+    shown = {widget.name for widget in widgets}
+    label = panel.store.label
+    return {
+        **_resource_context(panel),
+        "key": key,
+        "heading": f"New {label}" if creating else f"Edit {label} {key}",
+        "widgets": widgets,
+        "action": panel.crud_url if creating else record_url(panel.crud_url, key),
+        "errors": errors,
+        "other_errors": [m for k, ms in errors.items() if k not in shown for m in ms],
+    }
+
+
+def detail_context(
+    panel: PanelResource[Any], key: Any, record: Mapping[str, Any], labels: Labels
+) -> dict[str, Any]:
+    """One record: every field that is ever shown, and its actions."""
+    return {
+        **_resource_context(panel),
+        "key": key,
+        "items": [
+            (f.label, display(f, record[f.name], labels.get(f.name)))
+            for f in type(panel.resource).readable_fields
+        ],
+        "edit_url": page_url(panel.uri, "form-page", key),
+        "record_url": record_url(panel.crud_url, key),
+    }

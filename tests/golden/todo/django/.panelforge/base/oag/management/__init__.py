@@ -1,0 +1,1 @@
+"""The docs app's commands."""

@@ -1,0 +1,181 @@
+"""CSV export and import text: the one place that turns values into cells and back.
+
+Export writes the readable fields, header row first, each value in the text form the
+import (and a form) accepts: ``true``/``false``, ISO 8601 dates, plain numbers, empty
+for null. Text that a spreadsheet would run as a formula (first character ``=``,
+``+``, ``-``, ``@``, tab or carriage return) gets a leading ``'``, and so does text
+already starting with ``'``; the import removes exactly that one ``'`` again, so an
+export imports back unchanged. Numbers are written as numbers: a spreadsheet never
+runs ``-5`` as a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from .fields import Field, json_type
+from .query import parse_key, to_utc
+from .resource import Resource
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_ESCAPED = (*_FORMULA, "'")
+# String formats whose blank cell means "no value" rather than empty text.
+_NOT_TEXT = frozenset({"date", "date-time", "uuid"})
+
+
+class CsvError(ValueError):
+    """The file cannot be imported; ``errors`` name the rows (or ``file``)."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__(next(iter(errors.values()))[0])
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class CsvRow:
+    """One record of an import: its row label, key (or None) and cell values."""
+
+    label: str
+    key: Any
+    values: dict[str, str | None]
+
+
+def neutralise(text: str) -> str:
+    """``text`` as a cell no spreadsheet runs as a formula."""
+    return "'" + text if text.startswith(_ESCAPED) else text
+
+
+def restore(cell: str) -> str:
+    """The text ``neutralise`` made ``cell`` from (other cells stay as they are)."""
+    if cell[:1] == "'" and cell[1:2] and cell[1] in _ESCAPED:
+        return cell[1:]
+    return cell
+
+
+def cell(value: Any) -> str:
+    """A value as its export cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, datetime):
+        return to_utc(value).isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return neutralise(str(value))
+
+
+def header(resource: type[Resource]) -> list[str]:
+    """The export's columns: every readable field."""
+    return [f.name for f in resource.readable_fields]
+
+
+def lines(rows: Iterable[Sequence[str]]) -> str:
+    """Rows as CSV text (RFC 4180: quoted where needed, CRLF line ends)."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue()
+
+
+def export_lines(resource: type[Resource], records: Iterable[Mapping[str, Any]]) -> str:
+    """Records as CSV lines in ``header`` order."""
+    names = header(resource)
+    return lines([cell(record[name]) for name in names] for record in records)
+
+
+def export_chunks(
+    resource: type[Resource], batches: Iterable[Iterable[Mapping[str, Any]]]
+) -> Iterator[str]:
+    """A whole export as text chunks: the header row, then one chunk per batch."""
+    yield lines([header(resource)])
+    for batch in batches:
+        yield export_lines(resource, batch)
+
+
+def read_rows(resource: type[Resource], text: str) -> list[CsvRow]:
+    """The records of an import file; ``CsvError`` names every malformed row."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        table = list(reader)
+    except csv.Error as exc:
+        raise CsvError({"file": [f"The file is not valid CSV: {exc}."]}) from None
+    if not table or not table[0]:
+        raise CsvError({"file": ["The file has no header row."]})
+    columns = _columns(resource, table[0])
+    rows: list[CsvRow] = []
+    errors: dict[str, list[str]] = {}
+    # Rows are counted as a spreadsheet shows them: the header is row 1.
+    for number, cells in enumerate(table[1:], start=2):
+        label = f"row {number}"
+        if not cells:
+            continue
+        if len(cells) != len(columns):
+            errors[label] = [
+                f"The row has {len(cells)} cells; the header has {len(columns)}."
+            ]
+            continue
+        try:
+            rows.append(_row(resource, label, columns, cells))
+        except ValueError as exc:
+            errors[label] = [str(exc)]
+    if errors:
+        raise CsvError(errors)
+    return rows
+
+
+def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
+    """The field of each header cell; ``None`` for columns the import skips."""
+    names = [name.strip() for name in names]
+    problems = [f"The column {n!r} appears twice." for n in _duplicates(names)]
+    columns: list[Field | None] = []
+    for name in names:
+        field = resource.field_map.get(name)
+        if field is None:
+            problems.append(f"The column {name!r} is not a field of this resource.")
+        writable = field is not None and (field.writable or field.key)
+        columns.append(field if writable else None)
+    if problems:
+        raise CsvError({"file": problems})
+    return columns
+
+
+def _duplicates(names: list[str]) -> list[str]:
+    return sorted({name for name in names if names.count(name) > 1})
+
+
+def _row(
+    resource: type[Resource], label: str, columns: list[Field | None], cells: list[str]
+) -> CsvRow:
+    key = None
+    values: dict[str, str | None] = {}
+    for field, raw in zip(columns, cells, strict=True):
+        if field is None:
+            continue
+        text = restore(raw)
+        if field.key:
+            key = _key(resource, text)
+        elif text != "" or (_is_text(field) and not field.accepts_null):
+            values[field.name] = text
+        elif field.accepts_null:
+            values[field.name] = None
+    return CsvRow(label, key, values)
+
+
+def _key(resource: type[Resource], text: str) -> Any:
+    if text == "":
+        return None
+    key = parse_key(resource, text)
+    if key is None:
+        raise ValueError(f"The {resource.key_field.label} {text!r} is not a valid key.")
+    return key
+
+
+def _is_text(field: Field) -> bool:
+    return json_type(field) == "string" and field.json_format not in _NOT_TEXT

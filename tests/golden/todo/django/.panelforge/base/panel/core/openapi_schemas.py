@@ -1,0 +1,245 @@
+"""JSON schemas of the panel's records, request bodies and shared replies, for the spec.
+
+Every schema is built from the field declarations, so the spec states exactly what the
+runtime checks: types, formats, limits, nullability and which fields may be written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from .fields import Field, Select, json_type
+from .query import INT64_MAX, INT64_MIN
+from .resource import Resource
+
+# The toast kinds a save or delete reply may carry (MoonShine's set).
+MESSAGE_TYPES = (
+    "default",
+    "primary",
+    "secondary",
+    "success",
+    "error",
+    "warning",
+    "info",
+)
+# Schema names the document uses for itself; no resource model may be called so.
+RESERVED_NAMES = (
+    "Message",
+    "ValidationError",
+    "PaginationLink",
+    "DeleteResponse",
+    "MassDeleteResponse",
+    "AuthenticateRequest",
+    "AuthenticateResponse",
+)
+
+Schema = dict[str, Any]
+
+
+def ref(name: str) -> Schema:
+    """A reference to the component schema ``name``."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def typed(type_: str, *, null: bool, v30: bool) -> Schema:
+    """``{"type": T}``, allowing null the way the OpenAPI version spells it."""
+    if not null:
+        return {"type": type_}
+    if v30:
+        return {"type": type_, "nullable": True}
+    return {"type": [type_, "null"]}
+
+
+def _format(field: Field) -> str | None:
+    if isinstance(field, Select):
+        return None
+    return {"integer": "int64", "number": "double"}.get(
+        field.json_type, field.json_format
+    )
+
+
+def _limits(field: Field, *, constrained: bool) -> Schema:
+    found = field.constraints() if constrained else {}
+    if isinstance(field, Select):
+        found = {"enum": list(field.options)}
+    elif json_type(field) == "integer":
+        low, high = found.get("minimum", INT64_MIN), found.get("maximum", INT64_MAX)
+        found = {"minimum": max(low, INT64_MIN), "maximum": min(high, INT64_MAX)}
+    return found
+
+
+def value_schema(
+    field: Field, *, v30: bool, null: bool = False, constrained: bool = True
+) -> Schema:
+    """Type, format and (if ``constrained``) the declared limits of a field's values."""
+    schema = typed(json_type(field), null=null, v30=v30)
+    fmt = _format(field)
+    if fmt:
+        schema["format"] = fmt
+    limits = _limits(field, constrained=constrained)
+    if null and "enum" in limits:
+        limits["enum"] = [*limits["enum"], None]
+    schema.update(limits)
+    return schema
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, tuple | list):
+        return [_json_value(v) for v in value]
+    return value
+
+
+def _has_json_default(field: Field) -> bool:
+    scalars = (str, int, float, bool, type(None), list, tuple, dt.date, dt.time)
+    return field.has_default and isinstance(field.default, scalars)
+
+
+def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> Schema:
+    """A field as an object property: value schema, default, title and description."""
+    schema = value_schema(field, v30=v30, null=field.accepts_null)
+    if with_default and _has_json_default(field):
+        schema["default"] = _json_value(field.default)
+    schema["title"] = field.label
+    if field.description:
+        schema["description"] = field.description
+    return schema
+
+
+def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
+    """A record as the API returns it: every readable field, always present."""
+    properties = {f.name: property_schema(f, v30=v30) for f in resource.readable_fields}
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema:
+    """A create (or update) body: writable fields only, closed to anything else."""
+    fields = resource.writable_fields
+    schema: Schema = {"type": "object"}
+    # A default fills in what the client leaves out, so such a field is optional.
+    required = [f.name for f in fields if f.required and not f.has_default]
+    if create and required:
+        schema["required"] = required
+    schema["properties"] = {
+        f.name: property_schema(f, v30=v30, with_default=create) for f in fields
+    }
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _object(**properties: Schema) -> Schema:
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def _message_type() -> Schema:
+    return {"type": "string", "enum": list(MESSAGE_TYPES)}
+
+
+def save_response_schema(model: str) -> Schema:
+    """What store and update answer: a toast, the record, and where to go next."""
+    return {
+        "type": "object",
+        "required": ["message", "messageType", "redirect", "data"],
+        "properties": {
+            "message": {"type": "string"},
+            "messageType": _message_type(),
+            "redirect": {"type": "string"},
+            "data": ref(model),
+        },
+    }
+
+
+def paginator_schema(model: str, *, v30: bool) -> Schema:
+    """One page of records, with the keys of Laravel's length-aware paginator.
+
+    ``total``, ``last_page`` and ``last_page_url`` are null when not counted.
+    """
+    integer: Schema = {"type": "integer"}
+    string: Schema = {"type": "string"}
+    return _object(
+        current_page=integer,
+        data={"type": "array", "items": ref(model)},
+        first_page_url=string,
+        **{"from": typed("integer", null=True, v30=v30)},
+        last_page=typed("integer", null=True, v30=v30),
+        last_page_url=typed("string", null=True, v30=v30),
+        links={"type": "array", "items": ref("PaginationLink")},
+        next_page_url=typed("string", null=True, v30=v30),
+        path=string,
+        per_page=integer,
+        prev_page_url=typed("string", null=True, v30=v30),
+        to=typed("integer", null=True, v30=v30),
+        total=typed("integer", null=True, v30=v30),
+    )
+
+
+def cursor_paginator_schema(model: str, *, v30: bool) -> Schema:
+    """One keyset page, with the keys of Laravel's cursor paginator."""
+    return _object(
+        data={"type": "array", "items": ref(model)},
+        path={"type": "string"},
+        per_page={"type": "integer"},
+        next_cursor=typed("string", null=True, v30=v30),
+        next_page_url=typed("string", null=True, v30=v30),
+        prev_cursor=typed("string", null=True, v30=v30),
+        prev_page_url=typed("string", null=True, v30=v30),
+    )
+
+
+def shared_schemas(*, v30: bool, jwt: bool) -> dict[str, Schema]:
+    """Component schemas that do not depend on any resource."""
+    string: Schema = {"type": "string"}
+    schemas = {
+        "Message": _object(message=string),
+        "ValidationError": _object(
+            message=string,
+            errors={
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": string},
+            },
+        ),
+        "PaginationLink": _object(
+            url=typed("string", null=True, v30=v30),
+            label=string,
+            active={"type": "boolean"},
+        ),
+        "DeleteResponse": _object(message=string, messageType=_message_type()),
+        "MassDeleteResponse": _object(
+            message=string,
+            messageType=_message_type(),
+            deleted={"type": "integer", "minimum": 0},
+        ),
+    }
+    if jwt:
+        schemas["AuthenticateRequest"] = _object(
+            username={"type": "string", "minLength": 1},
+            password={"type": "string", "format": "password", "minLength": 1},
+        )
+        schemas["AuthenticateResponse"] = _object(
+            token=string,
+            token_type=string,
+            expires_in={"type": "integer", "minimum": 1},
+        )
+    return schemas
+
+
+def model_name(resource: type[Resource]) -> str:
+    """Records' schema name: the model class's, else ``BookResource`` → ``Book``."""
+    if resource.model is not None:
+        return str(resource.model.__name__)
+    return resource.__name__.removesuffix("Resource") or resource.__name__
+
+
+def resource_schemas(resource: type[Resource], *, v30: bool) -> dict[str, Schema]:
+    """The component schemas of one resource, by name."""
+    model = model_name(resource)
+    return {
+        model: record_schema(resource, v30=v30),
+        f"{model}Create": write_schema(resource, v30=v30, create=True),
+        f"{model}Update": write_schema(resource, v30=v30, create=False),
+        f"{model}Paginator": paginator_schema(model, v30=v30),
+        f"{model}CursorPaginator": cursor_paginator_schema(model, v30=v30),
+        f"{model}SaveResponse": save_response_schema(model),
+    }

@@ -1,0 +1,138 @@
+"""What the index table and the detail page show: columns, rows and display cells.
+
+Values become text here and are escaped by the templates; only http(s) URLs ever become
+links, so a stored ``javascript:`` URL stays inert text.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import fields as kernel
+from .resource import Resource
+from .urls import page_url
+
+_LONG_TEXT = 80
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One value as shown: its text, a link when it has one, a kind for the style."""
+
+    text: str
+    href: str | None = None
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table heading; sortable ones link to the list sorted by them."""
+
+    name: str
+    label: str
+    sort_url: str | None = None
+    direction: str | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One record in the table."""
+
+    key: str
+    cells: list[Cell]
+    detail_url: str
+    edit_url: str
+
+
+def http_url(value: Any) -> str | None:
+    """``value`` when it is an http(s) URL, so it may become a link; else ``None``."""
+    if not isinstance(value, str) or any(ord(c) < 33 for c in value):
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return None
+    return value if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    return str(value)
+
+
+def display(
+    field: kernel.Field, value: Any, labels: Mapping[Any, str] | None = None
+) -> Cell:
+    """How ``value`` of ``field`` is shown; ``labels`` name related records."""
+    if value is None or value == "":
+        return Cell("—", kind="empty")
+    if isinstance(field, kernel.Boolean):
+        return Cell("Yes" if value else "No", kind="boolean")
+    if isinstance(field, kernel.BelongsTo):
+        label = (labels or {}).get(value, f"#{value}")
+        return Cell(label, href=page_url(field.resource, "detail-page", value))
+    if isinstance(field, kernel.Url):
+        return Cell(str(value), href=http_url(value))
+    if isinstance(field, kernel.Integer | kernel.Number):
+        return Cell(_text(value), kind="number")
+    return Cell(_text(value))
+
+
+def shorten(cell: Cell) -> Cell:
+    """``cell`` with long text cut for the table."""
+    if len(cell.text) <= _LONG_TEXT:
+        return cell
+    return Cell(cell.text[: _LONG_TEXT - 1] + "…", cell.href, cell.kind)
+
+
+def table_fields(resource: type[Resource]) -> tuple[kernel.Field, ...]:
+    """The fields the index table shows: every field that is ever returned."""
+    return resource.readable_fields
+
+
+def columns(
+    resource: type[Resource], params: Sequence[tuple[str, str]]
+) -> list[Column]:
+    """The table's headings, each sortable one linking to the list sorted by it."""
+    current = dict(params).get("sort") or resource.default_sort
+    kept = [(k, v) for k, v in params if k not in ("sort", "page")]
+    found = []
+    for field in table_fields(resource):
+        if field.name not in resource.sortable_fields:
+            found.append(Column(field.name, field.label))
+            continue
+        direction = {field.name: "asc", f"-{field.name}": "desc"}.get(current)
+        order = f"-{field.name}" if direction == "asc" else field.name
+        url = page_url(resource.uri, "index-page", query=[*kept, ("sort", order)])
+        found.append(Column(field.name, field.label, url, direction))
+    return found
+
+
+def rows(
+    resource: type[Resource],
+    records: Sequence[Mapping[str, Any]],
+    labels: Mapping[str, Mapping[Any, str]],
+) -> list[Row]:
+    """The table's rows: each record's cells, and links to its pages."""
+    key_name = resource.key_name()
+    found = []
+    for record in records:
+        key = record[key_name]
+        cells = [
+            shorten(display(f, record[f.name], labels.get(f.name)))
+            for f in table_fields(resource)
+        ]
+        found.append(
+            Row(
+                key=str(key),
+                cells=cells,
+                detail_url=page_url(resource.uri, "detail-page", key),
+                edit_url=page_url(resource.uri, "form-page", key),
+            )
+        )
+    return found

@@ -1,0 +1,340 @@
+"""Request bodies checked against a resource's fields, with Pydantic 2.
+
+Each resource gets two input models at start-up, with ``extra="forbid"``:
+for create (required fields required) and for update (every field optional). JSON is
+validated strictly (no "1" for 1, no 1 for true); forms arrive as strings and are
+validated in lax mode. Only writable fields exist in the schemas, so keys, read-only
+and undeclared fields can never be written. Errors read like MoonShine's (Laravel's).
+
+Framework-neutral: the FastAPI and the Django panels validate with these same models,
+so their 422 answers carry the same ``errors`` messages by construction.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
+from typing import Annotated, Any
+from urllib.parse import parse_qsl, urlsplit
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+    create_model,
+)
+from pydantic import Field as Constraint
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+from . import fields as kernel
+from .errors import InvalidInput
+from .passwords import MAX_PASSWORD_BYTES, is_too_long
+from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
+from .resource import Resource
+
+# The address syntax browsers accept in <input type="email"> (WHATWG HTML).
+_EMAIL = re.compile(
+    r"[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*"
+)
+_CONFIG = ConfigDict(extra="forbid")
+
+TextField = kernel.Text | kernel.Textarea | kernel.Email | kernel.Url | kernel.Password
+_TEXT_FIELDS = (kernel.Text, kernel.Textarea, kernel.Email, kernel.Url, kernel.Password)
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise PydanticCustomError("nul_character", "contains a NUL character")
+    return value
+
+
+def _email(value: str) -> str:
+    if not _EMAIL.fullmatch(value):
+        raise PydanticCustomError("email", "not an e-mail address")
+    return value
+
+
+def _url(value: str) -> str:
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        parts = None
+    valid = (
+        parts is not None
+        and parts.scheme in {"http", "https"}
+        and bool(parts.hostname)
+        and not any(c.isspace() or ord(c) < 32 for c in value)
+    )
+    if not valid:
+        raise PydanticCustomError("url", "not an http(s) URL")
+    return value
+
+
+def _hashable(value: str) -> str:
+    if is_too_long(value):
+        raise PydanticCustomError(
+            "password_too_long", f"longer than {MAX_PASSWORD_BYTES} bytes"
+        )
+    return value
+
+
+def _one_of(options: tuple[Any, ...]) -> AfterValidator:
+    allowed = frozenset(options)
+
+    def check(value: Any) -> Any:
+        if value not in allowed:
+            raise PydanticCustomError("enum", "not one of the options")
+        return value
+
+    return AfterValidator(check)
+
+
+def _string_type(field: TextField) -> Any:
+    limits = Constraint(
+        min_length=field.min_length, max_length=field.max_length, pattern=field.pattern
+    )
+    checks = [AfterValidator(_no_nul)]
+    if isinstance(field, kernel.Email):
+        checks.append(AfterValidator(_email))
+    elif isinstance(field, kernel.Url):
+        checks.append(AfterValidator(_url))
+    elif isinstance(field, kernel.Password):
+        checks.append(AfterValidator(_hashable))
+    return Annotated[str, limits, *checks]
+
+
+def value_type(field: kernel.Field) -> Any:
+    """The Python type (with constraints) a field's input must validate as."""
+    if isinstance(field, kernel.Select):
+        base = int if kernel.json_type(field) == "integer" else str
+        return Annotated[base, _one_of(field.options)]
+    if isinstance(field, kernel.Uuid):
+        return uuid.UUID
+    if isinstance(field, _TEXT_FIELDS):
+        return _string_type(field)
+    if isinstance(field, kernel.Integer):
+        low = INT64_MIN if field.minimum is None else max(field.minimum, INT64_MIN)
+        high = INT64_MAX if field.maximum is None else min(field.maximum, INT64_MAX)
+        return Annotated[int, Constraint(ge=low, le=high)]
+    if isinstance(field, kernel.Number):
+        limits = Constraint(ge=field.minimum, le=field.maximum, allow_inf_nan=False)
+        return Annotated[float, limits]
+    if isinstance(field, kernel.Boolean):
+        return bool
+    if isinstance(field, kernel.Date):
+        return date
+    if isinstance(field, kernel.DateTime):
+        return datetime
+    return Annotated[str, AfterValidator(_no_nul)]
+
+
+def input_model(
+    name: str, fields: tuple[kernel.Field, ...], *, create: bool
+) -> type[BaseModel]:
+    """A model of writable ``fields``; ``create`` makes required fields required."""
+    definitions: dict[str, Any] = {}
+    for position, field in enumerate(fields):
+        annotation = value_type(field)
+        if field.accepts_null:
+            annotation = annotation | None
+        required = create and field.required and not field.has_default
+        default = ... if required else None
+        # Positional attribute names, so no field can shadow a BaseModel attribute.
+        definitions[f"field_{position}"] = (
+            annotation,
+            Constraint(default, alias=field.name),
+        )
+    return create_model(name, __config__=_CONFIG, **definitions)
+
+
+Body = bytes | list[tuple[str, str]]
+"""A request body: raw JSON, or the pairs of a urlencoded form."""
+
+
+def form_pairs(raw: bytes) -> list[tuple[str, str]]:
+    """The fields of an urlencoded body, without the form's own (``_token``…)."""
+    try:
+        pairs = parse_qsl(raw.decode(), keep_blank_values=True)
+    except UnicodeDecodeError:
+        raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
+    # "_token", "_method", "_redirect": the form's own fields, never a record's.
+    return [(name, value) for name, value in pairs if not name.startswith("_")]
+
+
+def stored_forms(
+    fields: tuple[kernel.Field, ...], hash_password: Callable[[str], str]
+) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """What turns a valid value into its stored form: hashes, UTC date-times."""
+    converters: list[tuple[str, Callable[[Any], Any]]] = []
+    for field in fields:
+        if isinstance(field, kernel.Password):
+            converters.append((field.name, hash_password))
+        elif isinstance(field, kernel.DateTime):
+            converters.append((field.name, to_utc))
+    return tuple(converters)
+
+
+def without_blank_secrets(resource: type[Resource], body: Body) -> Body:
+    """A form's blank password fields mean "unchanged" (browsers never refill them)."""
+    if isinstance(body, bytes):
+        return body
+    secrets = {f.name for f in resource.writable_fields if f.write_only}
+    return [(name, value) for name, value in body if value or name not in secrets]
+
+
+class Inputs:
+    """The create and update models of one resource, and their error messages."""
+
+    def __init__(self, resource: type[Resource], *, max_ids: int) -> None:
+        name = resource.__name__
+        writable = resource.writable_fields
+        self._create = input_model(f"{name}Create", writable, create=True)
+        self._update = input_model(f"{name}Update", writable, create=False)
+        self._key_field = resource.key_field
+        self._max_ids = max_ids
+        self._ids_body = create_model(
+            f"{name}MassDelete", ids=(list[value_type(resource.key_field)] | None, None)
+        )
+        self._labels = {f.name: f.label for f in resource.fields}
+        self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
+        # In a form, an empty non-text input means "no value"; so does an empty
+        # e-mail address or URL, which can never be valid.
+        self._blank_is_null = frozenset(
+            f.name
+            for f in writable
+            if not _is_text(f) or isinstance(f, kernel.Email | kernel.Url)
+        )
+
+    def for_create(self, body: Body) -> dict[str, Any]:
+        """The values of a new record: declared, writable and valid."""
+        return self._validate(self._create, body)
+
+    def for_update(self, body: Body) -> dict[str, Any]:
+        """The values to change: only the fields the body names."""
+        return self._validate(self._update, body)
+
+    def from_text(self, values: Mapping[str, Any], *, create: bool) -> dict[str, Any]:
+        """A record's values from text cells (a CSV import row), checked as forms are."""
+        model = self._create if create else self._update
+        try:
+            parsed = model.model_validate(dict(values))
+        except ValidationError as exc:
+            raise InvalidInput(self.messages(exc.errors())) from None
+        return parsed.model_dump(by_alias=True, exclude_unset=True)
+
+    def ids(self, body: Body, query: list[tuple[str, str]]) -> list[Any]:
+        """The keys to delete: ``{"ids": [...]}``, else ``ids[]`` (form or query)."""
+        keys = (
+            self._json_ids(body) if isinstance(body, bytes) and body.strip() else None
+        )
+        if keys is None:
+            pairs = body if isinstance(body, list) and body else query
+            keys = self._text_ids([value for name, value in pairs if name in _IDS])
+        if not keys:
+            raise InvalidInput({"ids": ["The ids field is required."]})
+        if len(keys) > self._max_ids:
+            message = f"The ids field must not have more than {self._max_ids} items."
+            raise InvalidInput({"ids": [message]})
+        return list(dict.fromkeys(keys))
+
+    def _json_ids(self, body: bytes) -> list[Any] | None:
+        try:
+            return self._ids_body.model_validate_json(body, strict=True).ids
+        except ValidationError as exc:
+            error = exc.errors()[0]
+        if not error["loc"]:
+            raise InvalidInput(
+                {"body": [_BODY_MESSAGES.get(error["type"], _NOT_OBJECT)]}
+            )
+        raise InvalidInput({"ids": ["The ids field must be a list of record keys."]})
+
+    def _text_ids(self, texts: list[str]) -> list[Any]:
+        try:
+            return [parse_value(self._key_field, text) for text in texts]
+        except ValueError:
+            raise InvalidInput(
+                {"ids": ["The ids field must be a list of record keys."]}
+            ) from None
+
+    def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
+        try:
+            if isinstance(body, bytes):
+                # No body at all names no field, as an empty form does.
+                parsed = model.model_validate_json(body or b"{}", strict=True)
+            else:
+                parsed = model.model_validate(self._form_values(body))
+        except ValidationError as exc:
+            raise InvalidInput(self.messages(exc.errors())) from None
+        return parsed.model_dump(by_alias=True, exclude_unset=True)
+
+    def _form_values(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        values: dict[str, Any] = dict(pairs)
+        for name, value in values.items():
+            if value == "" and name in self._blank_is_null:
+                values[name] = None
+        return values
+
+    def messages(self, errors: list[ErrorDetails]) -> dict[str, list[str]]:
+        """Pydantic's errors as ``{"field": ["The Title field is required."]}``."""
+        found: dict[str, list[str]] = {}
+        for error in errors:
+            key = str(error["loc"][0]) if error["loc"] else "body"
+            messages = found.setdefault(key, [])
+            message = self._message(key, error)
+            if message not in messages:
+                messages.append(message)
+        return found
+
+    def _message(self, key: str, error: ErrorDetails) -> str:
+        kind = error["type"]
+        label = self._labels.get(key, key)
+        if key == "body":
+            return _BODY_MESSAGES.get(kind, _NOT_OBJECT)
+        if kind == "extra_forbidden":
+            if key in self._read_only:
+                return f"The {label} field is read-only."
+            return f"The {key} field is not allowed."
+        if error["input"] is None and kind.endswith("_type"):
+            return f"The {label} field must not be null."
+        template = _MESSAGES.get(kind) or _MESSAGES.get(kind.split("_")[0])
+        if template is None:
+            return f"The {label} field is invalid: {error['msg']}."
+        return template.format(label=label, **error.get("ctx", {}))
+
+
+_IDS = frozenset({"ids[]", "ids"})
+_NOT_OBJECT = "The request body must be a JSON object."
+_BODY_MESSAGES = {"json_invalid": "The request body is not valid JSON."}
+# By Pydantic error type, or by its first word ("int_parsing" -> "int").
+_MESSAGES = {
+    "missing": "The {label} field is required.",
+    "string": "The {label} field must be a string.",
+    "string_too_short": "The {label} field must be at least {min_length} characters.",
+    "string_too_long": (
+        "The {label} field must not be greater than {max_length} characters."
+    ),
+    "string_pattern_mismatch": "The {label} field format is invalid.",
+    "int": "The {label} field must be an integer.",
+    "float": "The {label} field must be a number.",
+    "finite_number": "The {label} field must be a finite number.",
+    "greater_than_equal": "The {label} field must be at least {ge}.",
+    "less_than_equal": "The {label} field must not be greater than {le}.",
+    "bool": "The {label} field must be true or false.",
+    "date": "The {label} field must be a valid date (YYYY-MM-DD).",
+    "datetime": "The {label} field must be a valid date-time (ISO 8601).",
+    "uuid": "The {label} field must be a valid UUID.",
+    "email": "The {label} field must be a valid email address.",
+    "url": "The {label} field must be a valid URL.",
+    "enum": "The selected {label} is invalid.",
+    "nul_character": "The {label} field must not contain NUL characters.",
+}
+
+
+def _is_text(field: kernel.Field) -> bool:
+    if isinstance(field, kernel.Select):
+        return kernel.json_type(field) == "string"
+    return isinstance(field, _TEXT_FIELDS)

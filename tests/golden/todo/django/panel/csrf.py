@@ -1,0 +1,75 @@
+"""Django's CSRF check, speaking the panel's protocol (the FastAPI panels' too).
+
+Every POST, PUT, PATCH and DELETE of a logged-in session sends the token the session
+holds (``CSRF_USE_SESSIONS``), in an ``X-CSRF-Token`` header (``CSRF_HEADER_NAME``:
+scripts, JSON clients) or a ``_token`` form field (HTML forms; Django's own
+``csrfmiddlewaretoken`` works too); otherwise the answer is 403 "CSRF token
+mismatch." (``CSRF_FAILURE_VIEW``). Async methods (``/admin/method/…``) need it on
+every HTTP method, GET included. Pages carry the token in ``<meta name="csrf-token">``;
+``POST /admin/authenticate`` returns it to JSON clients.
+
+Requests without a logged-in session pass: every route but the login needs one, so
+they are refused 401 there. The login form is checked (no login CSRF), but a JSON login
+needs no token, since no other site can send JSON without a CORS preflight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware, RejectRequest
+
+from .bodies import form_value
+from .current import panel_route
+from .formdata import is_form_submission
+
+# The panel's form field, and Django's.
+FIELDS = ("_token", "csrfmiddlewaretoken")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+# Async methods may change data whatever the HTTP method.
+ALWAYS_CHECKED = frozenset({"method"})
+
+
+def logged_in(request: HttpRequest) -> bool:
+    """Whether the request's session belongs to a user (without loading the user)."""
+    session = getattr(request, "session", None)
+    return session is not None and SESSION_KEY in session
+
+
+class PanelCsrfMiddleware(CsrfViewMiddleware):
+    """``CsrfViewMiddleware`` with the panel's field, header and rules."""
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        callback: Callable[..., HttpResponse],
+        callback_args: tuple[Any, ...],
+        callback_kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
+        """Check logged-in sessions (and login forms); let the rest through."""
+        route = panel_route(request)
+        login_form = route == "authenticate" and is_form_submission(request)
+        if not logged_in(request) and not login_form:
+            return self._accept(request)
+        if route in ALWAYS_CHECKED and request.method in SAFE_METHODS:
+            if getattr(request, "_dont_enforce_csrf_checks", False):  # test clients
+                return self._accept(request)
+            try:
+                self._check_token(request)
+            except RejectRequest as exc:
+                return self._reject(request, exc.reason)
+            return self._accept(request)
+        return super().process_view(request, callback, callback_args, callback_kwargs)
+
+    def _check_token(self, request: HttpRequest) -> None:
+        # A form's field is read as the header would be (Django reads its own field
+        # only from POSTs, not from forms ``_method`` turned into a DELETE).
+        if settings.CSRF_HEADER_NAME not in request.META:
+            token = next(filter(None, (form_value(request, f) for f in FIELDS)), None)
+            if token:
+                request.META[settings.CSRF_HEADER_NAME] = token
+        super()._check_token(request)

@@ -1,0 +1,67 @@
+"""The panel's pages: home, each resource's pages, and the stand-alone pages.
+
+``resource.page`` has two path patterns, with and without ``{resourceItem}``, both
+served here. A client asking for JSON is told where the API is (406).
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+
+from ..accept import wants_json
+from ..core.errors import NotAcceptable, NotFound
+from ..core.pages import FRAGMENT, PageError
+from ..core.urls import page_url
+from ..pages import render_fragment
+from ..registry import PanelResource, registry
+from ..resource_pages import detail_page, form_page, index_page
+from ..site import site
+from ..templating import render
+
+
+def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
+    panel = registry().get(uri)
+    if wants_json(request):
+        raise NotAcceptable(f"This URL serves a page; the JSON API is {panel.crud_url}")
+    return panel
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The panel's home: every resource."""
+    resources = [(p.resource, page_url(p.uri, "index-page")) for p in registry()]
+    return render(request, "panel/home.html", {"resources": resources})
+
+
+def resource_page(
+    request: HttpRequest,
+    resourceUri: str,  # noqa: N803 (the kernel's route parameter names)
+    pageUri: str,  # noqa: N803
+    resourceItem: str | None = None,  # noqa: N803
+) -> HttpResponse:
+    """A resource's index page (or one of its fragments), form or detail page."""
+    panel = _page_resource(request, resourceUri)
+    if resourceItem is None:
+        fragment = request.GET.get(FRAGMENT)
+        if pageUri == "index-page" and fragment:
+            return render_fragment(request, panel, fragment, pageUri)
+        if pageUri == "index-page":
+            return index_page(request, panel)
+        if pageUri == "form-page":
+            return form_page(request, panel)
+        raise NotFound("Page not found")
+    key = panel.key(resourceItem)
+    if pageUri == "form-page":
+        return form_page(request, panel, key)
+    if pageUri == "detail-page":
+        return detail_page(request, panel, key)
+    raise NotFound("Page not found")
+
+
+def page(request: HttpRequest, pageUri: str) -> HttpResponse:  # noqa: N803
+    """A stand-alone page: ``panel/pages/<uri>.html``, else ``panel/page.html``."""
+    try:
+        found = site().page(pageUri)
+    except PageError:
+        raise NotFound("Page not found") from None
+    names = [f"panel/pages/{found.uri}.html", "panel/page.html"]
+    return render(request, names, {"page": found})

@@ -1,0 +1,81 @@
+"""The framework-free parts of the tests' gadget resource, one file in both projects.
+
+Each project's ``tests/gadgets.py`` declares ``GadgetResource`` from
+``GadgetDeclarations``, with its own model and methods taking its own requests; the
+sample records and the URLs are the same in both projects' tests.
+"""
+
+from __future__ import annotations
+
+from tests.frame import (
+    ID,
+    Boolean,
+    Date,
+    IndexPage,
+    Integer,
+    Number,
+    QueryTag,
+    Resource,
+    Select,
+    Text,
+    Textarea,
+)
+
+URI = "gadget-resource"
+CRUD = f"/admin/resource/{URI}/crud"
+EXPORT = f"/admin/resource/{URI}/handler/export"
+IMPORT = f"/admin/resource/{URI}/handler/import"
+# The export's header row: every field, in declaration order.
+HEADER = "id,name,price,stock,active,kind,released_on,notes"
+
+
+class GadgetDeclarations:
+    """What ``GadgetResource`` declares in both projects; each adds a model, methods."""
+
+    title = "Gadgets"
+    fields = (
+        ID(),
+        Text("name", max_length=50, required=True),
+        Number("price"),
+        Integer("stock", minimum=0),
+        Boolean("active", default=True),
+        Select("kind", options=("tool", "toy")),
+        Date("released_on"),
+        Textarea("notes", nullable=True),
+    )
+    search = ("name",)
+    query_tags = (QueryTag("active", "Active", {"active": True}),)
+
+
+# Records to create: every type, quotes and new lines, and cells a spreadsheet would
+# take for formulas.
+SAMPLE_GADGETS = [
+    {
+        "name": "Hammer",
+        "price": 9.5,
+        "stock": 3,
+        "active": True,
+        "kind": "tool",
+        "released_on": "2024-02-29",
+        "notes": 'Heavy, "steel"\nhead',
+    },
+    {"name": "Yo-yo", "price": -1.25, "stock": 0, "active": False, "kind": "toy"},
+    {"name": "=1+2", "notes": "@SUM(A1)"},
+    {"name": "-3", "notes": "'quoted"},
+    {"name": "+x", "notes": "\tTabbed"},
+]
+
+
+class GadgetListPage(IndexPage):
+    """A resource's own index page class (URI key ``gadget-list-page``)."""
+
+
+def page_checks(resource: Resource) -> dict[str, bool]:
+    """Every current-page check of ``resource``, by name."""
+    return {
+        "index": resource.is_now_on_index(),
+        "form": resource.is_now_on_form(),
+        "create": resource.is_now_on_create_form(),
+        "update": resource.is_now_on_update_form(),
+        "detail": resource.is_now_on_detail(),
+    }

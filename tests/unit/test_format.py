@@ -1,0 +1,145 @@
+"""Skipping black for black-stable templates gives black's bytes, whatever the values.
+
+The templates' own layout is proven black-clean by test_templates_black.py; here the
+values a manifest can bring (quotes of both kinds, wide characters, long texts) either
+keep the render black-clean or send the file through black, so the bytes never depend
+on which path produced them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
+
+import black
+import openapi_projects as projects
+import pytest
+from test_templates_black import PROJECTS
+
+from generator import format as fmt
+from generator import ir
+from generator.format import FormatCache, Formatter, looks_black_stable
+from generator.paths import resource_templates
+from generator.pipeline import Caches, render_files, stable_templates
+from generator.render import render_plans
+from generator.targets import django
+from generator.targets import fastapi as target
+
+MODE = black.Mode(target_versions={black.TargetVersion.PY311})
+field = projects.field
+
+
+def awkward_project() -> ir.Project:
+    """Values black would lay out differently from the templates' helpers."""
+    both_quotes = replace(field("motto"), label='He said "don\'t"')
+    wide = replace(field("name", required=True), label="名前" * 20)
+    long_help = field("summary", description="A rather long description. " * 6)
+    quoted_enum = field("mood", enum=("it's fine", 'a "quoted" one', "plain"))
+    venue = projects.resource(
+        "Venue",
+        both_quotes,
+        wide,
+        long_help,
+        quoted_enum,
+        title='Venues "R" us',
+        search=("name",),
+    )
+    gig = projects.resource(
+        "Gig",
+        field("headline", max_length=250, default="It's on"),
+        field("venue", "integer", relation="Venue", required=True),
+        query_tags=(ir.QueryTag("quoted", "Quoted 'tag'", (("headline", "x'y"),)),),
+    )
+    return replace(projects.project(venue, gig), title="Ünïcode admin ✓")
+
+
+CASES = {**PROJECTS, "awkward": awkward_project}
+
+
+def _plans(project: ir.Project, target: ModuleType = target):
+    plans = [p for p in target.plan_files(project) if p.path.endswith(".py")]
+    empty = replace(project, resources=())
+    for before, after in ((empty, project), (project, empty)):
+        plan = target.schema_migration(before, after, {})
+        assert plan is not None
+        plans.append(plan)
+    return plans
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_trusted_templates_give_black_bytes(name: str) -> None:
+    plans = _plans(CASES[name]())
+    rendered = render_plans(plans)
+    formatted = render_files(plans, Caches(None, None), stable_templates(target))
+    for path, text in rendered.items():
+        assert formatted[path] == black.format_str(text, mode=MODE), path
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_trusted_django_templates_give_black_bytes(name: str) -> None:
+    project = replace(CASES[name](), framework="django")
+    plans = _plans(project, django)
+    rendered = render_plans(plans)
+    formatted = render_files(plans, Caches(None, None), stable_templates(django))
+    for path, text in rendered.items():
+        assert formatted[path] == black.format_str(text, mode=MODE), path
+
+
+def test_awkward_values_are_sent_to_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    plans = _plans(awkward_project())
+    calls: list[str] = []
+    real = fmt._format_str
+
+    def counting(source: str) -> str:
+        calls.append(source)
+        return real(source)
+
+    monkeypatch.setattr(fmt, "_format_str", counting)
+    render_files(plans, Caches(None, None), stable_templates(target))
+    assert calls, "no file of the awkward project needed black"
+    assert len(calls) < len(plans), "every file needed black"
+
+
+@pytest.mark.parametrize("target", [target, django], ids=["fastapi", "django"])
+def test_every_stable_template_exists_and_is_python(target: ModuleType) -> None:
+    templates = stable_templates(target)
+    assert templates
+    for name in templates:
+        assert name.endswith(".py.jinja")
+        assert (resource_templates() / name).is_file(), name
+    project = replace(projects.library(), framework=target.SKELETON)
+    used = {p.template for p in _plans(project, target)}
+    assert templates <= used, "a stable template is not covered by these tests"
+
+
+def test_a_target_without_the_declaration_trusts_nothing() -> None:
+    assert stable_templates(object()) == frozenset()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("source", "stable"),
+    [
+        ('x = "a"\n', True),
+        ("# don't worry\nx = \"it's\"\n", True),
+        ('"""It\'s a docstring."""\n', True),
+        ("x = 'a'\n", False),
+        ("x = b'a'\n", False),
+        ('x = """a\n\'b\'\n"""\n', True),
+        ("y = 1 \n", False),
+        ("if x:\n\ty = 1\n", False),
+        ("x = 1\r\n", False),
+        ('x = "' + "a" * 82 + '"\n', True),
+        ('x = "' + "a" * 83 + '"\n', False),
+        ('x = "' + "é" * 38 + '"\n', True),  # a line with wide text counts double
+        ('x = "' + "é" * 39 + '"\n', False),
+    ],
+)
+def test_what_looks_black_stable(source: str, stable: bool) -> None:
+    assert looks_black_stable(source) is stable
+
+
+def test_the_syntax_gate_holds_for_trusted_files(tmp_path: Path) -> None:
+    formatter = Formatter(FormatCache(tmp_path), trusted={"app/x.py"})
+    with pytest.raises(fmt.TemplateError, match=r"app/x\.py:1: generated code"):
+        formatter.format("app/x.py", "def (:\n")
