@@ -91,18 +91,6 @@ def target_for(project: ir.Project) -> ModuleType:
     return importlib.import_module(f"generator.targets.{project.framework}")
 
 
-def refuse_framework_switch(project: ir.Project, dest: Path) -> None:
-    """A project keeps its framework: regenerating it as another is refused."""
-    recorded = read_state(dest).project.framework
-    if project.framework != recorded:
-        raise OutputError(
-            f"{dest} is a {recorded} project; the manifest asks for "
-            f"{project.framework}\n"
-            f"  hint: pass --framework {recorded} to regenerate it, or generate the "
-            f"{project.framework} project into another folder"
-        )
-
-
 def spec_paths(project: ir.Project) -> tuple[str, str]:
     """Where the YAML and JSON specs go, relative to the project root."""
     yaml_path = PurePosixPath(project.docs.path)
@@ -257,7 +245,6 @@ def generate(
         if done is not None:
             return done
         project, source = _load(manifest, dest, framework, caches)
-        refuse_framework_switch(project, dest)
         update = regenerate_project(
             project, source, dest, caches=caches, dry_run=dry_run, progress=progress
         )

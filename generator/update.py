@@ -115,6 +115,18 @@ def _refuse_unresolved(state: State, current: Mapping[str, bytes | None]) -> Non
         )
 
 
+def _refuse_framework_switch(state: State, project: ir.Project, dest: Path) -> None:
+    """A project keeps its framework: regenerating it as another is refused."""
+    recorded = state.project.framework
+    if project.framework != recorded:
+        raise OutputError(
+            f"{dest} is a {recorded} project; the manifest asks for "
+            f"{project.framework}\n"
+            f"  hint: pass --framework {recorded} to regenerate it, or generate the "
+            f"{project.framework} project into another folder"
+        )
+
+
 def regenerate_project(
     project: ir.Project,
     source: bytes,
@@ -128,6 +140,7 @@ def regenerate_project(
     from .writer import apply_changes
 
     state = read_state(dest)
+    _refuse_framework_switch(state, project, dest)
     output = _new_output(project, state, dest, caches, progress)
     current = _current(dest, output, state)
     _refuse_unresolved(state, current)

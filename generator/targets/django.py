@@ -27,7 +27,8 @@ from .fastapi import (
     registry_context,
     samples_context,
 )
-from .fastapi_ci import ci_context
+from .fastapi import copier_data as copier_data  # the same skeleton answers
+from .fastapi_ci import ci_plans
 
 SKELETON = "django"
 _TEMPLATES = "django"
@@ -47,17 +48,6 @@ BLACK_STABLE_TEMPLATES = frozenset(
         "resources_init.py.jinja",
     )
 )
-
-
-def copier_data(project: ir.Project) -> dict[str, Any]:
-    """The skeleton's answers: project-level values only, never resources."""
-    return {
-        "project_name": project.name,
-        "project_title": project.title,
-        "framework": project.framework,
-        "jwt": project.auth.jwt,
-        "token_ttl": project.auth.token_ttl,
-    }
 
 
 def plan_files(project: ir.Project) -> list[FilePlan]:
@@ -86,18 +76,7 @@ def plan_files(project: ir.Project) -> list[FilePlan]:
             "fastapi/samples.json.jinja",
             samples_context(project),
         ),
-        FilePlan(
-            ".github/workflows/panel.yml",
-            f"{_TEMPLATES}/panel.yml.jinja",
-            ci_context(project),
-            owner="user",
-        ),
-        FilePlan(
-            ".pre-commit-config.yaml",
-            "fastapi/pre-commit-config.yaml.jinja",
-            {},
-            owner="user",
-        ),
+        *ci_plans(project, _TEMPLATES),
     ]
     for resource in project.resources:
         module = resource.module
@@ -168,7 +147,7 @@ def models_context(project: ir.Project) -> dict[str, Any]:
         "imports": [
             f"from app.resources.{module} import {model}" for module, model in imports
         ],
-        "names": [model for _, model in imports],
+        "exports": literal([model for _, model in imports]),
     }
 
 

@@ -14,12 +14,13 @@ def ci_context(project: ir.Project) -> dict[str, Any]:
     return {"project_name": project.name, "panelforge_version": generator_version()}
 
 
-def ci_plans(project: ir.Project) -> list[FilePlan]:
-    """``.github/workflows/panel.yml`` and ``.pre-commit-config.yaml``."""
+def ci_plans(project: ir.Project, templates: str = "fastapi") -> list[FilePlan]:
+    """``.github/workflows/panel.yml`` (from ``templates``' folder: each framework
+    checks its own way) and ``.pre-commit-config.yaml`` (the same for every one)."""
     return [
         FilePlan(
             ".github/workflows/panel.yml",
-            "fastapi/panel.yml.jinja",
+            f"{templates}/panel.yml.jinja",
             ci_context(project),
             owner="user",
         ),
