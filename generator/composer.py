@@ -67,8 +67,9 @@ def compose(text: str, file: str) -> Document:
     document = _Composer(file, fast(text)).run()
     if document.failed:
         # Pure Python words its errors better; keep libyaml's if only libyaml objects.
+        # (PyYAML ≥ 6.0.4's libyaml stops deep nesting itself, before our M005.)
         again = _Composer(file, yaml.SafeLoader(text)).run()
-        document = again if again.failed else document
+        document = again if again.failed or again.issues else document
     return document
 
 
