@@ -15,6 +15,7 @@ from ..model import ir
 from ..render.output import Owner
 from ..render.plan import FilePlan
 from ..render.plan import Owner as PlanOwner
+from . import ci, common
 
 
 class Target(ABC):
@@ -38,21 +39,24 @@ class Target(ABC):
     #: black for them; ``tests/unit/test_templates_black.py`` proves it).
     black_stable_templates: ClassVar[frozenset[str]] = frozenset()
 
-    @abstractmethod
     def copier_data(self, project: ir.Project) -> dict[str, Any]:
-        """The skeleton's answers: project-level values only, never resources."""
+        """The skeleton's answers: project-level values only, never resources.
+
+        Every skeleton asks the same questions (``templates/project/copier.yml``).
+        """
+        return common.copier_data(project)
 
     @abstractmethod
     def project_plans(self, project: ir.Project) -> list[FilePlan]:
         """The project-wide files that depend on the resources (registry, models…)."""
 
-    @abstractmethod
     def samples_plan(self, project: ir.Project) -> FilePlan:
         """The sample data: a valid record per resource, for the project's tests."""
+        return common.samples_plan(project)
 
-    @abstractmethod
     def ci_plans(self, project: ir.Project) -> list[FilePlan]:
-        """The CI workflow and pre-commit hooks (the user's once written)."""
+        """The CI workflow (from :attr:`templates`) and the pre-commit hooks."""
+        return ci.ci_plans(project, self.templates)
 
     @abstractmethod
     def resource_plans(

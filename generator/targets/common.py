@@ -173,3 +173,54 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
 def samples_plan(project: ir.Project) -> FilePlan:
     """``tests/samples.json``: the records the project's spec tests create."""
     return FilePlan("tests/samples.json", SAMPLES_TEMPLATE, samples_context(project))
+
+
+def registry_plan(project: ir.Project, templates: str) -> FilePlan:
+    """``app/resources/__init__.py``: the registry of the user's resource classes."""
+    return FilePlan(
+        "app/resources/__init__.py",
+        f"{templates}/resources_init.py.jinja",
+        registry_context(project),
+    )
+
+
+def oag_config_plan(project: ir.Project, templates: str, path: str) -> FilePlan:
+    """The module holding the manifest's spec and docs settings, at ``path``."""
+    return FilePlan(
+        path, f"{templates}/oag_config.py.jinja", oag_config_context(project)
+    )
+
+
+def hooks_plan(resource: ir.Resource, templates: str) -> FilePlan:
+    """``app/hooks/<module>.py``: the user's subclass, written once."""
+    return FilePlan(
+        f"app/hooks/{resource.module}.py",
+        f"{templates}/hooks.py.jinja",
+        hooks_context(resource),
+        owner="user",
+    )
+
+
+def declaration_context(
+    resource: ir.Resource, project: ir.Project, kernel: str
+) -> dict[str, Any]:
+    """The part of ``app/resources/<module>.py``'s context every framework shares.
+
+    ``kernel`` is the panel kernel's import path in the emitted project.
+    """
+    return {
+        "header": header_lines(project, resource),
+        "resource_name": resource.name,
+        "kernel_import": kernel_imports(resource, project, kernel),
+        "uses_query_tags": bool(resource.query_tags),
+        "model_name": resource.model_name,
+        "table": literal(resource.table),
+        "table_name": resource.table,
+        "class_name": resource.class_name,
+        "uri": literal(resource.uri),
+        "title": literal(resource.title),
+        "fields": fields_block(resource, project),
+        "attributes": declaration_lines(resource),
+        "per_page": resource.per_page,
+        "default_sort": literal(resource.default_sort),
+    }

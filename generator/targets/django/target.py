@@ -14,7 +14,7 @@ from ...model import ir
 from ...model.samples import creation_order
 from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
-from .. import ci, common
+from .. import common
 from ..base import Target
 from ..pysource import literal
 from .migrations import create_model, migration_plan, next_migration
@@ -41,18 +41,10 @@ class DjangoTarget(Target):
         )
     )
 
-    def copier_data(self, project: ir.Project) -> dict[str, Any]:
-        """The skeleton's answers (the same questions as every skeleton's)."""
-        return common.copier_data(project)
-
     def project_plans(self, project: ir.Project) -> list[FilePlan]:
         """The registry, the models module, the initial migration, the spec settings."""
         return [
-            FilePlan(
-                "app/resources/__init__.py",
-                f"{_TEMPLATES}/resources_init.py.jinja",
-                common.registry_context(project),
-            ),
+            common.registry_plan(project, _TEMPLATES),
             FilePlan(
                 "app/models.py",
                 f"{_TEMPLATES}/models.py.jinja",
@@ -63,20 +55,8 @@ class DjangoTarget(Target):
                 f"{_TEMPLATES}/migration.py.jinja",
                 migration_context(project),
             ),
-            FilePlan(
-                "app/oag_config.py",
-                f"{_TEMPLATES}/oag_config.py.jinja",
-                common.oag_config_context(project),
-            ),
+            common.oag_config_plan(project, _TEMPLATES, "app/oag_config.py"),
         ]
-
-    def samples_plan(self, project: ir.Project) -> FilePlan:
-        """``tests/samples.json``."""
-        return common.samples_plan(project)
-
-    def ci_plans(self, project: ir.Project) -> list[FilePlan]:
-        """The CI workflow (Django's checks) and pre-commit hooks."""
-        return ci.ci_plans(project, _TEMPLATES)
 
     def resource_plans(
         self, resource: ir.Resource, project: ir.Project
@@ -89,12 +69,7 @@ class DjangoTarget(Target):
                 f"{_TEMPLATES}/resource.py.jinja",
                 resource_context(resource, project),
             ),
-            FilePlan(
-                f"app/hooks/{module}.py",
-                f"{_TEMPLATES}/hooks.py.jinja",
-                common.hooks_context(resource),
-                owner="user",
-            ),
+            common.hooks_plan(resource, _TEMPLATES),
         ]
 
     def schema_migration(
@@ -113,23 +88,10 @@ class DjangoTarget(Target):
 def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """Context of ``app/resources/<module>.py``: the Django model and the resource."""
     return {
-        "header": common.header_lines(project, resource),
-        "resource_name": resource.name,
+        **common.declaration_context(resource, project, KERNEL),
         "stdlib_imports": model_imports(resource),
-        "kernel_import": common.kernel_imports(resource, project, KERNEL),
-        "uses_query_tags": bool(resource.query_tags),
-        "model_name": resource.model_name,
-        "table": literal(resource.table),
-        "table_name": resource.table,
         "fields_of_model": model_field_lines(resource, project),
         "str_expression": str_expression(resource),
-        "class_name": resource.class_name,
-        "uri": literal(resource.uri),
-        "title": literal(resource.title),
-        "fields": common.fields_block(resource, project),
-        "attributes": common.declaration_lines(resource),
-        "per_page": resource.per_page,
-        "default_sort": literal(resource.default_sort),
     }
 
 

@@ -12,7 +12,7 @@ from ...model import ir
 from ...model.samples import creation_order
 from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
-from .. import ci, common
+from .. import common
 from ..base import Target
 from ..columns import is_integer_key
 from ..pysource import literal
@@ -46,37 +46,17 @@ class FastAPITarget(Target):
         )
     )
 
-    def copier_data(self, project: ir.Project) -> dict[str, Any]:
-        """The skeleton's answers."""
-        return common.copier_data(project)
-
     def project_plans(self, project: ir.Project) -> list[FilePlan]:
         """The registry, the initial migration and the spec settings."""
         return [
-            FilePlan(
-                "app/resources/__init__.py",
-                f"{_TEMPLATES}/resources_init.py.jinja",
-                common.registry_context(project),
-            ),
+            common.registry_plan(project, _TEMPLATES),
             FilePlan(
                 "migrations/versions/0001_initial.py",
                 f"{_TEMPLATES}/migration.py.jinja",
                 migration_context(project),
             ),
-            FilePlan(
-                "app/core/oag_config.py",
-                f"{_TEMPLATES}/oag_config.py.jinja",
-                common.oag_config_context(project),
-            ),
+            common.oag_config_plan(project, _TEMPLATES, "app/core/oag_config.py"),
         ]
-
-    def samples_plan(self, project: ir.Project) -> FilePlan:
-        """``tests/samples.json``."""
-        return common.samples_plan(project)
-
-    def ci_plans(self, project: ir.Project) -> list[FilePlan]:
-        """The CI workflow and pre-commit hooks."""
-        return ci.ci_plans(project, _TEMPLATES)
 
     def resource_plans(
         self, resource: ir.Resource, project: ir.Project
@@ -89,12 +69,7 @@ class FastAPITarget(Target):
                 f"{_TEMPLATES}/resource.py.jinja",
                 resource_context(resource, project),
             ),
-            FilePlan(
-                f"app/hooks/{module}.py",
-                f"{_TEMPLATES}/hooks.py.jinja",
-                common.hooks_context(resource),
-                owner="user",
-            ),
+            common.hooks_plan(resource, _TEMPLATES),
             FilePlan(
                 f"tests/test_{module}_api.py",
                 f"{_TEMPLATES}/test_api.py.jinja",
@@ -122,27 +97,13 @@ class FastAPITarget(Target):
 
 def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """Context of ``app/resources/<module>.py``: the SQLAlchemy model, the resource."""
-    fields = resource.fields
     columns = column_lines(resource, project)
     return {
-        "header": common.header_lines(project, resource),
-        "resource_name": resource.name,
+        **common.declaration_context(resource, project, KERNEL),
         "stdlib_imports": model_imports(resource),
-        "uses_big_key": any(is_integer_key(f) for f in fields),
+        "uses_big_key": any(is_integer_key(f) for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns),
-        "kernel_import": common.kernel_imports(resource, project, KERNEL),
-        "uses_query_tags": bool(resource.query_tags),
-        "model_name": resource.model_name,
-        "table": literal(resource.table),
-        "table_name": resource.table,
         "columns": columns,
-        "class_name": resource.class_name,
-        "uri": literal(resource.uri),
-        "title": literal(resource.title),
-        "fields": common.fields_block(resource, project),
-        "attributes": common.declaration_lines(resource),
-        "per_page": resource.per_page,
-        "default_sort": literal(resource.default_sort),
     }
 
 
