@@ -175,6 +175,7 @@ def test_modules_stay_small(path: Path) -> None:
 
 
 def test_every_target_is_registered_under_its_name() -> None:
+    from generator.paths import project_template, resource_templates
     from generator.targets import TARGETS
     from generator.targets.base import Target
 
@@ -183,6 +184,8 @@ def test_every_target_is_registered_under_its_name() -> None:
     assert set(TARGETS) == packages
     for name, target in TARGETS.items():
         assert isinstance(target, Target) and target.name == name
+        assert (project_template() / target.skeleton).is_dir(), target.skeleton
+        assert (resource_templates() / target.templates).is_dir(), target.templates
 
 
 def test_the_wheel_lists_every_package() -> None:
