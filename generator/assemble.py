@@ -15,9 +15,8 @@ from pathlib import Path, PurePosixPath
 from .model import ir
 from .regen.state import State
 from .render.format import FormatCache, Formatter
-from .render.output import Output, read_tree
+from .render.output import Output, read_tree, render_skeleton_files
 from .render.plan import FilePlan
-from .render.skeleton import render_skeleton_files
 from .run import Caches, Run
 from .targets import target_for
 

@@ -10,12 +10,23 @@ Owners decide what regeneration may do with a file (:mod:`generator.regen.change
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Protocol
+
+from ..model import ir
 
 Owner = Literal["generated", "shared", "user", "history"]
+
+
+class SkeletonAnswers(Protocol):
+    """What the skeleton needs of a target: copier's answers for a project."""
+
+    def copier_data(self, project: ir.Project) -> dict[str, Any]:
+        """The skeleton's answers."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -60,3 +71,29 @@ def read_files_under(root: Path, folder: str) -> dict[str, bytes]:
     if not (root / folder).is_dir():
         return {}
     return {f"{folder}/{p}": d for p, d in read_tree(root / folder).items()}
+
+
+def render_skeleton_files(
+    target: SkeletonAnswers, project: ir.Project, cache_dir: Path | None = None
+) -> dict[str, bytes]:
+    """The copier skeleton for ``project``, rendered in a temporary folder and read.
+
+    A cached rendering is used when the template files and answers are unchanged.
+    """
+    from ..paths import project_template
+    from .skeleton import render_skeleton
+    from .skeleton_cache import SkeletonCache, skeleton_key
+
+    data = target.copier_data(project)
+    cache = SkeletonCache(cache_dir)
+    key = skeleton_key(project_template(), data) if cache_dir is not None else ""
+    cached = cache.get(key) if cache_dir is not None else None
+    if cached is not None:
+        return cached
+    with tempfile.TemporaryDirectory(prefix="panelforge-skeleton-") as tmp:
+        root = Path(tmp) / "skeleton"
+        root.mkdir()
+        render_skeleton(root, data)
+        files = read_tree(root)
+    cache.put(key, files)
+    return files

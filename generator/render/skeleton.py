@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import tempfile
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import TemplateError
-from ..model import ir
 from ..paths import project_template
-from .output import read_tree
-from .skeleton_cache import SkeletonCache, skeleton_key
-
-
-class SkeletonAnswers(Protocol):
-    """What the skeleton needs of a target: copier's answers for a project."""
-
-    def copier_data(self, project: ir.Project) -> dict[str, Any]:
-        """The skeleton's answers."""
-        ...
 
 
 def render_skeleton(dest: Path, data: Mapping[str, Any]) -> None:
@@ -45,25 +33,3 @@ def render_skeleton(dest: Path, data: Mapping[str, Any]) -> None:
             f"rendering the project skeleton failed: {exc}\n"
             "This is a bug in panelforge; please report it with your manifest."
         ) from exc
-
-
-def render_skeleton_files(
-    target: SkeletonAnswers, project: ir.Project, cache_dir: Path | None = None
-) -> dict[str, bytes]:
-    """The copier skeleton for ``project``, rendered in a temporary folder and read.
-
-    A cached rendering is used when the template files and answers are unchanged.
-    """
-    data = target.copier_data(project)
-    cache = SkeletonCache(cache_dir)
-    key = skeleton_key(project_template(), data) if cache_dir is not None else ""
-    cached = cache.get(key) if cache_dir is not None else None
-    if cached is not None:
-        return cached
-    with tempfile.TemporaryDirectory(prefix="panelforge-skeleton-") as tmp:
-        root = Path(tmp) / "skeleton"
-        root.mkdir()
-        render_skeleton(root, data)
-        files = read_tree(root)
-    cache.put(key, files)
-    return files
