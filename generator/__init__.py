@@ -21,8 +21,8 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .manifest import load_manifest
-    from .pipeline import check, generate
+    from .commands import check, generate
+    from .manifest.load import load_manifest
 
 __all__ = [
     "GeneratorError",
@@ -41,11 +41,11 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("generate", "check"):
-        from . import pipeline
+        from . import commands
 
-        return getattr(pipeline, name)
+        return getattr(commands, name)
     if name == "load_manifest":
-        from .manifest import load_manifest
+        from .manifest.load import load_manifest
 
         return load_manifest
     raise AttributeError(f"module 'generator' has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """The ``panelforge`` command line: arguments, progress, messages and exit codes.
 
-It decides nothing: every command calls the package API and reports the outcome.
+It decides nothing: every command calls :mod:`generator.commands` and reports the
+outcome.
 Exit codes: 0 ok, 1 a problem the user can fix, 2 usage, 3 internal error.
 """
 
@@ -14,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import GeneratorError
-from .regenerate import STATUSES
+from .regen.changes import STATUSES
 
 if TYPE_CHECKING:
-    from . import ir
-    from .regenerate import Update
+    from .model import ir
+    from .regen.changes import Update
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -78,7 +79,7 @@ def _report_conflicts(update: Update) -> int:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from .pipeline import generate
+    from .commands import generate
 
     update = generate(
         args.manifest,
@@ -95,7 +96,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .pipeline import check
+    from .commands import check
 
     report = check(
         args.manifest,
@@ -126,18 +127,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from .manifest import load_manifest
+    from .commands import validate
 
-    project = load_manifest(args.manifest)
+    project = validate(args.manifest)
     if not args.quiet:
         print(f"{args.manifest}: ok ({len(project.resources)} resources)")
     return EXIT_OK
 
 
 def _cmd_spec(args: argparse.Namespace) -> int:
-    from .pipeline import write_spec_only
+    from .commands import write_spec
 
-    written = write_spec_only(
+    written = write_spec(
         args.manifest, args.output, progress=_progress_printer(args.quiet)
     )
     if not args.quiet:

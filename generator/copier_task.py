@@ -34,9 +34,9 @@ def _find_manifest(value: str) -> Path:
 def main(argv: list[str] | None = None) -> int:
     """Complete the skeleton in the current directory from the manifest."""
     sys.path.insert(0, str(_SOURCE))
+    from generator.commands import complete_project
     from generator.errors import GeneratorError
-    from generator.manifest import load_manifest
-    from generator.pipeline import complete_project
+    from generator.manifest.load import load_manifest
 
     parser = argparse.ArgumentParser(prog="panelforge copier task")
     parser.add_argument("--manifest", required=True)

@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from generator.errors import ManifestError
-from generator.manifest import MAX_BYTES, load_manifest
+from generator.manifest.load import MAX_BYTES, load_manifest
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = REPO / "tests" / "manifests" / "invalid"

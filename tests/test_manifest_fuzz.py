@@ -18,9 +18,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import ir
 from generator.errors import ManifestError
-from generator.manifest import parse_manifest
+from generator.manifest.load import parse_manifest
+from generator.model import ir
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = {

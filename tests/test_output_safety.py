@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_panelforge, tree_files
 
-from generator import errors, pipeline
-from generator.format import Formatter
+from generator import commands, errors
+from generator.render.format import Formatter
 
 LIBRARY = REPO / "examples" / "library.yaml"
 
@@ -48,7 +48,7 @@ def test_failure_on_third_file_leaves_dest_untouched(tmp_path, monkeypatch) -> N
 
     monkeypatch.setattr(Formatter, "format", failing_format)
     with pytest.raises(errors.TemplateError, match="simulated failure"):
-        pipeline.generate(LIBRARY, dest, force=True, use_cache=False)
+        commands.generate(LIBRARY, dest, force=True, use_cache=False)
     assert tree_files(dest) == {"keep.txt": b"mine"}
     assert _leftovers(tmp_path) == []
 
@@ -60,9 +60,9 @@ def test_failure_in_skeleton_leaves_no_staging_folder(tmp_path, monkeypatch) -> 
         (root / "partial.txt").write_text("half")
         raise errors.TemplateError("simulated copier failure")
 
-    monkeypatch.setattr("generator.project.render_skeleton", broken_skeleton)
+    monkeypatch.setattr("generator.render.skeleton.render_skeleton", broken_skeleton)
     with pytest.raises(errors.TemplateError):
-        pipeline.generate(
+        commands.generate(
             LIBRARY, dest, use_cache=False
         )  # a cached skeleton skips copier
     assert not dest.exists()

@@ -25,8 +25,9 @@ from conftest import REPO, project_env, run_panelforge, tree_files
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from generator import errors, pipeline, state
-from generator.format import Formatter
+from generator import assemble, commands, errors
+from generator.regen import state
+from generator.render.format import Formatter
 
 LIBRARY = REPO / "examples" / "library.yaml"
 TODO = REPO / "examples" / "todo.yaml"
@@ -43,7 +44,7 @@ def _mtimes(root: Path) -> dict[str, int]:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     dest = tmp_path / "todo"
-    pipeline.generate(TODO, dest)
+    commands.generate(TODO, dest)
     return dest
 
 
@@ -90,10 +91,10 @@ def test_hooks_are_never_touched_but_come_back_when_deleted(project: Path) -> No
     hook = project / "app" / "hooks" / "task.py"
     written = hook.read_text()
     hook.write_text("# all mine\n")
-    assert pipeline.generate(TODO, project).reported == []
+    assert commands.generate(TODO, project).reported == []
     assert hook.read_text() == "# all mine\n"
     hook.unlink()
-    update = pipeline.generate(TODO, project)
+    update = commands.generate(TODO, project)
     assert [(c.path, c.status) for c in update.reported] == [
         ("app/hooks/task.py", "added")
     ]
@@ -124,7 +125,7 @@ def test_a_failure_while_regenerating_leaves_dest_as_it_was(
 
     monkeypatch.setattr(Formatter, "format", failing_format)
     with pytest.raises(errors.TemplateError, match="simulated failure"):
-        pipeline.generate(changed, project, use_cache=False)
+        commands.generate(changed, project, use_cache=False)
     assert tree_files(project) == before and _mtimes(project) == mtimes
     assert not list(tmp_path.rglob("*panelforge-*"))
 
@@ -139,7 +140,7 @@ def test_merging_without_git_is_a_clear_error(
     before = tree_files(project)
     monkeypatch.setattr(shutil, "which", lambda _name: None)
     with pytest.raises(errors.OutputError, match="needs git, which was not found"):
-        pipeline.generate(changed, project)
+        commands.generate(changed, project)
     assert tree_files(project) == before
 
 
@@ -164,8 +165,8 @@ def test_template_upgrades_reach_the_skeleton_and_keep_edits(
             "dependencies = [\n", 'dependencies = [\n    "rich>=13",\n'
         )
     )
-    assert pipeline.check(TODO, project).ok  # a shared file may be edited
-    real = pipeline.render_skeleton_files
+    assert commands.check(TODO, project).ok  # a shared file may be edited
+    real = assemble.render_skeleton_files
 
     def upgraded(*args: Any) -> dict[str, bytes]:
         files = dict(real(*args))
@@ -174,17 +175,17 @@ def test_template_upgrades_reach_the_skeleton_and_keep_edits(
         files["app/new_module.py"] = b'"""New in this version."""\n'
         return files
 
-    monkeypatch.setattr(pipeline, "render_skeleton_files", upgraded)
+    monkeypatch.setattr(assemble, "render_skeleton_files", upgraded)
     # A real upgrade changes panelforge's files: no earlier run stands for this one.
     monkeypatch.setattr(state, "source_fingerprint", lambda: "a newer panelforge")
-    report = pipeline.check(TODO, project)
+    report = commands.check(TODO, project)
     assert {(d.path, d.kind) for d in report.drift} == {
         (".panelforge/", "outdated"),
         ("app/main.py", "modified"),
         ("app/new_module.py", "missing"),
         ("pyproject.toml", "outdated"),
     }
-    update = pipeline.generate(TODO, project)
+    update = commands.generate(TODO, project)
     assert {(c.path, c.status) for c in update.reported} == {
         ("app/main.py", "updated"),
         ("app/new_module.py", "added"),
@@ -193,14 +194,14 @@ def test_template_upgrades_reach_the_skeleton_and_keep_edits(
     assert main.read_text().endswith("# a template upgrade\n")
     assert '"rich>=13"' in pyproject.read_text()
     assert pyproject.read_text().endswith("# a template upgrade\n")
-    assert pipeline.check(TODO, project).ok
+    assert commands.check(TODO, project).ok
 
 
 def test_the_recorded_manifest_copy_keeps_its_name(project: Path) -> None:
     copy = project / ".panelforge" / "manifest.yaml"
-    update = pipeline.generate(copy, project)
+    update = commands.generate(copy, project)
     assert update.reported == []
-    assert pipeline.check(None, project).ok
+    assert commands.check(None, project).ok
 
 
 def test_emitted_tools_ignore_the_state_folder(project: Path) -> None:
@@ -455,15 +456,15 @@ def test_step_by_step_equals_fresh(data: st.DataObject) -> None:
         source = root / "panel.yaml"
         stepwise, fresh = root / "stepwise", root / "fresh"
         _write(source, manifest)
-        pipeline.generate(source, stepwise)
+        commands.generate(source, stepwise)
         for step in range(data.draw(st.integers(1, 4), label="steps")):
             edit = data.draw(st.sampled_from(EDITS), label=f"edit {step}")
             edit(manifest, data, step)
             event(edit.__name__)
             _write(source, manifest)
-            update = pipeline.generate(source, stepwise)
+            update = commands.generate(source, stepwise)
             assert not update.conflicts, update.conflicts
-        pipeline.generate(source, fresh)
+        commands.generate(source, fresh)
 
         ours, theirs = _comparable(stepwise), _comparable(fresh)
         leftovers = set(ours) - set(theirs)

@@ -17,8 +17,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "unit")]
 
 import openapi_projects  # noqa: E402
 
-from generator.openapi import build_spec, dump_spec, load_kernel  # noqa: E402
-from generator.validate import validate_spec  # noqa: E402
+from generator.spec.openapi import build_spec, dump_spec, load_kernel  # noqa: E402
+from generator.spec.validate import validate_spec  # noqa: E402
 
 
 def _timed(label: str, func, *args, **kwargs):  # type: ignore[no-untyped-def]

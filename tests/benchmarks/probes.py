@@ -40,13 +40,13 @@ def _timed(owner: Any, name: str, label: str, seconds: Timings, calls: Timings) 
 
 def generation(argv: list[str]) -> dict[str, Any]:
     """Run panelforge in-process; seconds in black, in spec validation, in all."""
-    from generator import cli, format, pipeline, validate
+    from generator import cli
+    from generator.render import format
+    from generator.spec import validate
 
     seconds, calls = Timings(), Timings()
     _timed(format, "_format_str", "black.format_str", seconds, calls)
     _timed(validate, "validate_spec", "spec validation", seconds, calls)
-    if hasattr(pipeline, "validate_spec"):
-        _timed(pipeline, "validate_spec", "spec validation", seconds, calls)
     start = time.perf_counter()
     code = cli.main(argv)
     total = time.perf_counter() - start

@@ -24,7 +24,7 @@ from conftest import (
     postgres_database,
 )
 
-from generator.manifest import load_manifest
+from generator.manifest.load import load_manifest
 
 from .support import EMAIL, OTHER_EMAIL, PASSWORD, Database, Deployment
 

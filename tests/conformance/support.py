@@ -1,7 +1,7 @@
 """What the conformance tests share: served deployments, clients, records, the database.
 
 Nothing here knows a framework: a ``Deployment`` is a server (``conftest.SERVERS``)
-of one example on one database, with the example's manifest (``generator.ir``) to
+of one example on one database, with the example's manifest (``generator.model.ir``) to
 say what it serves.
 """
 
@@ -19,8 +19,8 @@ from urllib.parse import urlencode
 import httpx
 from conftest import Server
 
-from generator import ir
-from generator.samples import sample_payload
+from generator.model import ir
+from generator.model.samples import sample_payload
 
 JSON = {"Accept": "application/json"}
 HTML = {"Accept": "text/html"}

@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from generator import ir
+from generator.model import ir
 
 from .support import (
     MAX_IDS,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from generator import ir
+from generator.model import ir
 
 from .support import Api, Deployment, crud, new_marker, page_url
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from generator import ir
+from generator.model import ir
 
 from .support import (
     MAX_BODY,

@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from generator.samples import creation_order
+from generator.model.samples import creation_order
 
 from .support import Api, Deployment, crud
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator import ir, naming
+from generator.model import ir, naming
 
 
 def field(name: str, type_: ir.FieldType = "string", **options: Any) -> ir.Field:

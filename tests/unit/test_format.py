@@ -10,22 +10,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
 import black
 import openapi_projects as projects
 import pytest
 from test_templates_black import PROJECTS
 
-from generator import format as fmt
-from generator import ir
-from generator.format import FormatCache, Formatter, looks_black_stable
+from generator.assemble import render_files
+from generator.model import ir
 from generator.paths import resource_templates
-from generator.pipeline import Caches, render_files, stable_templates
-from generator.render import render_plans
-from generator.targets import django
-from generator.targets import fastapi as target
+from generator.render import format as fmt
+from generator.render.format import FormatCache, Formatter, looks_black_stable
+from generator.render.jinja import render_plans
+from generator.run import Caches
+from generator.targets import TARGETS
+from generator.targets.base import Target
 
+target = TARGETS["fastapi"]
+django = TARGETS["django"]
 MODE = black.Mode(target_versions={black.TargetVersion.PY311})
 field = projects.field
 
@@ -57,7 +59,7 @@ def awkward_project() -> ir.Project:
 CASES = {**PROJECTS, "awkward": awkward_project}
 
 
-def _plans(project: ir.Project, target: ModuleType = target):
+def _plans(project: ir.Project, target: Target = target):
     plans = [p for p in target.plan_files(project) if p.path.endswith(".py")]
     empty = replace(project, resources=())
     for before, after in ((empty, project), (project, empty)):
@@ -71,7 +73,7 @@ def _plans(project: ir.Project, target: ModuleType = target):
 def test_trusted_templates_give_black_bytes(name: str) -> None:
     plans = _plans(CASES[name]())
     rendered = render_plans(plans)
-    formatted = render_files(plans, Caches(None, None), stable_templates(target))
+    formatted = render_files(plans, Caches(None, None), target.black_stable_templates)
     for path, text in rendered.items():
         assert formatted[path] == black.format_str(text, mode=MODE), path
 
@@ -81,7 +83,7 @@ def test_trusted_django_templates_give_black_bytes(name: str) -> None:
     project = replace(CASES[name](), framework="django")
     plans = _plans(project, django)
     rendered = render_plans(plans)
-    formatted = render_files(plans, Caches(None, None), stable_templates(django))
+    formatted = render_files(plans, Caches(None, None), django.black_stable_templates)
     for path, text in rendered.items():
         assert formatted[path] == black.format_str(text, mode=MODE), path
 
@@ -96,25 +98,25 @@ def test_awkward_values_are_sent_to_black(monkeypatch: pytest.MonkeyPatch) -> No
         return real(source)
 
     monkeypatch.setattr(fmt, "_format_str", counting)
-    render_files(plans, Caches(None, None), stable_templates(target))
+    render_files(plans, Caches(None, None), target.black_stable_templates)
     assert calls, "no file of the awkward project needed black"
     assert len(calls) < len(plans), "every file needed black"
 
 
 @pytest.mark.parametrize("target", [target, django], ids=["fastapi", "django"])
-def test_every_stable_template_exists_and_is_python(target: ModuleType) -> None:
-    templates = stable_templates(target)
+def test_every_stable_template_exists_and_is_python(target: Target) -> None:
+    templates = target.black_stable_templates
     assert templates
     for name in templates:
         assert name.endswith(".py.jinja")
         assert (resource_templates() / name).is_file(), name
-    project = replace(projects.library(), framework=target.SKELETON)
+    project = replace(projects.library(), framework=target.name)
     used = {p.template for p in _plans(project, target)}
     assert templates <= used, "a stable template is not covered by these tests"
 
 
 def test_a_target_without_the_declaration_trusts_nothing() -> None:
-    assert stable_templates(object()) == frozenset()  # type: ignore[arg-type]
+    assert Target.black_stable_templates == frozenset()
 
 
 @pytest.mark.parametrize(

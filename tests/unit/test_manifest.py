@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import ir, kernel
 from generator.errors import ManifestError, ManifestInvalidError, ManifestSyntaxError
-from generator.manifest import MAX_BYTES, load_manifest, parse_manifest
+from generator.manifest.load import MAX_BYTES, load_manifest, parse_manifest
+from generator.model import ir
+from generator.model import kernel_fields as kernel
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))

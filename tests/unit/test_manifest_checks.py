@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from generator.errors import Issue, ManifestError
-from generator.manifest import parse_manifest
+from generator.manifest.load import parse_manifest
 
 B = "resources.Book"
 F = "resources.Book.fields"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.manifest import parse_manifest
+from generator.manifest.load import parse_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = (REPO / "specs" / "manifest.md").read_text(encoding="utf-8")

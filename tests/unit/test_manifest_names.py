@@ -1,11 +1,11 @@
-"""Name rules (generator.identifiers) and message helpers (generator.hints)."""
+"""Name rules (manifest.identifiers) and message helpers (manifest.hints)."""
 
 from __future__ import annotations
 
 import pytest
 
-from generator import hints, identifiers
-from generator.openapi import load_kernel
+from generator.manifest import hints, identifiers
+from generator.spec.openapi import load_kernel
 
 
 @pytest.mark.parametrize("name", ["title", "published_on", "a1", "type_name", "x" * 63])

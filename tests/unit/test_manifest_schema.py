@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 import yaml
 
-from generator import schema
-from generator.composer import compose
+from generator.manifest import schema
+from generator.manifest.composer import compose
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "specs" / "manifest.schema.json").read_text("utf-8"))

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import composer
-from generator.composer import MAX_DEPTH, compose
 from generator.errors import ManifestSyntaxError
-from generator.manifest import parse_manifest
-from generator.yamlnodes import Node, dotted, line_column
+from generator.manifest import composer
+from generator.manifest.composer import MAX_DEPTH, compose
+from generator.manifest.load import parse_manifest
+from generator.manifest.yamlnodes import Node, dotted, line_column
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))

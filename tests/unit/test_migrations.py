@@ -8,17 +8,17 @@ import black
 import pytest
 
 from generator.errors import OutputError
-from generator.manifest import parse_manifest
-from generator.migrations import (
+from generator.manifest.load import parse_manifest
+from generator.regen.migrations import (
     Step,
     diff_schema,
     next_revision,
     slug,
     structural_steps,
 )
-from generator.render import render_plans
-from generator.targets import fastapi_alter as alter
-from generator.targets import fastapi_migrations as fm
+from generator.render.jinja import render_plans
+from generator.targets.fastapi import db_columns
+from generator.targets.fastapi import migrations as fm
 
 BASE = """
 project: {name: shop_admin}
@@ -200,7 +200,7 @@ def test_fill_values_fit_the_field(spec: str, value: str) -> None:
         BASE.replace(PAGES, f"      x: {spec}\n").replace("[title]", "[title, x]")
     )
     field = after.resource("Product").field("x")
-    assert alter.fill_value(field) == value
+    assert db_columns.fill_value(field) == value
 
 
 def test_migration_file_is_black_clean_python() -> None:

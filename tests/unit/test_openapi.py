@@ -15,10 +15,10 @@ from typing import Any
 import openapi_projects as projects
 import pytest
 
-from generator import ir, naming
 from generator.errors import SpecError
-from generator.openapi import build_spec, load_kernel, render_spec
-from generator.validate import check_spec_pair, validate_spec
+from generator.model import ir, naming
+from generator.spec.openapi import build_spec, load_kernel, render_spec
+from generator.spec.validate import check_spec_pair, validate_spec
 
 REPO = Path(__file__).resolve().parents[2]
 VERSIONS = ["3.1.0", "3.0.3"]
@@ -29,7 +29,7 @@ HTTP_METHODS = {"get", "put", "post", "delete", "patch"}
 def _examples() -> list[tuple[str, Any]]:
     """The examples as IR: from the manifest loader, else hand-built."""
     try:
-        from generator.manifest import load_manifest
+        from generator.manifest.load import load_manifest
     except ImportError:  # pragma: no cover - only before the loader exists
         return [("library", projects.library), ("todo", projects.todo)]
 
@@ -154,7 +154,8 @@ def test_spec_is_identical_under_other_hash_seeds(seed: str) -> None:
 
 def test_loading_the_kernel_leaves_the_template_tree_clean() -> None:
     script = (
-        "import sys; from generator.openapi import build_spec; import openapi_projects;"
+        "import sys; from generator.spec.openapi import build_spec;"
+        "import openapi_projects;"
         "build_spec(openapi_projects.todo());"
         "bad = {'fastapi', 'starlette', 'sqlalchemy', 'django', 'pydantic'};"
         "print(sorted(bad & {m.split('.')[0] for m in sys.modules}))"
@@ -548,7 +549,7 @@ def test_mass_delete_takes_a_bounded_ids_array(library: dict[str, Any]) -> None:
 
 def test_app_limits_narrow_the_documented_ones() -> None:
     kernel = load_kernel()
-    from generator.openapi import resource_class
+    from generator.spec.openapi import resource_class
 
     project = projects.todo()
     task = resource_class(project.resources[0], project)

@@ -9,19 +9,19 @@ import pytest
 from conftest import EXAMPLES
 
 from generator import errors
-from generator.drift import find_drift
-from generator.irdata import project_from_data, project_to_data
-from generator.manifest import load_manifest
-from generator.merge import has_conflict_markers, merge_three_way
-from generator.output import Output
-from generator.regenerate import (
+from generator.manifest.load import load_manifest
+from generator.model.irdata import project_from_data, project_to_data
+from generator.regen.changes import (
     bookkeeping,
     decide_changes,
     merge_bases,
     next_state,
 )
-from generator.state import State, sha256, state_files, state_from_json
-from generator.writer import apply_changes
+from generator.regen.drift import find_drift
+from generator.regen.merge import has_conflict_markers, merge_three_way
+from generator.regen.state import State, sha256, state_files, state_from_json
+from generator.render.output import Output
+from generator.render.writer import apply_changes
 
 BASE = b"one\ntwo\nthree\nfour\nfive\n"
 

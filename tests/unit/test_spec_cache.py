@@ -11,9 +11,9 @@ import pytest
 from test_validate import broken
 
 from generator.errors import SpecError
-from generator.openapi import build_spec
-from generator.spec_cache import cached_spec_problems, split_spec
-from generator.validate import spec_problems, validate_spec
+from generator.spec.cache import cached_spec_problems, split_spec
+from generator.spec.openapi import build_spec
+from generator.spec.validate import spec_problems, validate_spec
 
 
 class Counting:

@@ -1,7 +1,8 @@
 """The caches of the regeneration's speed paths change speed only, never bytes.
 
-The spec's texts assembled from cached pieces (:mod:`generator.spec_text`), the
-manifest schema skipping resources that passed before (:mod:`generator.schema`), and
+The spec's texts assembled from cached pieces (:mod:`generator.spec.text`), the
+manifest schema skipping resources that passed before
+(:mod:`generator.manifest.schema`), and
 the migration head read from the top of each revision file.
 """
 
@@ -14,10 +15,10 @@ import openapi_projects as projects
 import pytest
 
 from generator.errors import ManifestError
-from generator.manifest import load_manifest
-from generator.openapi import build_spec, dump_spec, load_kernel
-from generator.spec_text import SpecTextCache, dump_texts
-from generator.targets.fastapi_migrations import next_migration_ids
+from generator.manifest.load import load_manifest
+from generator.spec.openapi import build_spec, dump_spec, load_kernel
+from generator.spec.text import SpecTextCache, dump_texts
+from generator.targets.fastapi.migrations import next_migration_ids
 
 REPO = Path(__file__).resolve().parents[2]
 INVALID = REPO / "tests" / "manifests" / "invalid"

@@ -7,15 +7,15 @@ from dataclasses import replace
 import openapi_projects as projects
 import pytest
 
-from generator import ir
 from generator.errors import OutputError
-from generator.migrations import diff_schema
+from generator.model import ir
 from generator.paths import resource_templates
-from generator.targets import django as target
-from generator.targets import django_migrations as migrations
-from generator.targets import django_storage as storage
+from generator.regen.migrations import diff_schema
+from generator.targets.django import migrations, storage
+from generator.targets.django.target import DjangoTarget
 
 field = projects.field
+target = DjangoTarget()
 
 
 def test_copier_data_has_exactly_the_skeleton_keys() -> None:

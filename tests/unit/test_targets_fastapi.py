@@ -8,20 +8,23 @@ from dataclasses import replace
 import openapi_projects as projects
 import pytest
 
-from generator import ir
+from generator.model import ir
 from generator.paths import resource_templates
-from generator.targets import (
+from generator.targets import columns, common
+from generator.targets.fastapi import api_tests as emitted_tests
+from generator.targets.fastapi import storage
+from generator.targets.fastapi import target as contexts
+from generator.targets.fastapi.target import FastAPITarget
+from generator.targets.pysource import (
     call,
     comment_lines,
     exploded,
     literal,
     tuple_assignment,
 )
-from generator.targets import fastapi as target
-from generator.targets import fastapi_storage as storage
-from generator.targets import fastapi_tests as emitted_tests
 
 field = projects.field
+target = FastAPITarget()
 
 
 def _uuid_keyed() -> ir.Resource:
@@ -178,14 +181,14 @@ def test_storage_types(
 
 
 def test_defaults_are_python_values() -> None:
-    assert storage.default_code(field("on", format="date", default="2024-02-03")) == (
+    assert columns.default_code(field("on", format="date", default="2024-02-03")) == (
         "datetime.date(2024, 2, 3)"
     )
-    assert storage.default_code(field("done", "boolean", default=True)) == "True"
-    assert storage.default_code(field("token", format="uuid", read_only=True)) == (
+    assert columns.default_code(field("done", "boolean", default=True)) == "True"
+    assert columns.default_code(field("token", format="uuid", read_only=True)) == (
         "uuid.uuid4"
     )
-    assert storage.default_code(field("token", format="uuid")) is None
+    assert columns.default_code(field("token", format="uuid")) is None
 
 
 def test_column_args_of_keys_relations_and_indexes() -> None:
@@ -215,7 +218,7 @@ def test_model_imports_only_what_annotations_use() -> None:
 
 def test_fields_block_uses_the_kernel_mapping() -> None:
     library = projects.library()
-    block = target.fields_block(library.resource("Book"), library)
+    block = common.fields_block(library.resource("Book"), library)
     assert block.startswith("fields = (\n        ID(),\n")
     assert '        Text("title", max_length=200, required=True),\n' in block
     assert '        BelongsTo("author", resource="author-resource"),\n' in block
@@ -223,13 +226,13 @@ def test_fields_block_uses_the_kernel_mapping() -> None:
 
 def test_kernel_imports_are_sorted_as_isort_sorts_them() -> None:
     library = projects.library()
-    line = target.kernel_imports(library.resource("Author"), library)
+    line = common.kernel_imports(library.resource("Author"), library, "app.panel.core")
     assert line == "from app.panel.core.fields import ID, Date, Email, Text, Url"
 
 
 def test_resource_context_declares_tags_and_methods() -> None:
     library = projects.library()
-    context = target.resource_context(library.resource("Book"), library)
+    context = contexts.resource_context(library.resource("Book"), library)
     assert context["uses_query_tags"] and context["uses_big_key"]
     attributes = "\n".join(context["attributes"])
     assert 'search = ("title", "isbn")' in attributes
@@ -238,7 +241,7 @@ def test_resource_context_declares_tags_and_methods() -> None:
 
 
 def test_registry_imports_user_classes_in_manifest_order() -> None:
-    context = target.registry_context(projects.library())
+    context = common.registry_context(projects.library())
     assert context["imports"][0] == "from app.hooks.author import AuthorResource"
     assert context["resources"].splitlines()[1:4] == [
         "    AuthorResource,",
@@ -248,7 +251,7 @@ def test_registry_imports_user_classes_in_manifest_order() -> None:
 
 
 def test_hooks_context_lists_the_manifest_methods() -> None:
-    context = target.hooks_context(projects.library().resource("Book"))
+    context = common.hooks_context(projects.library().resource("Book"))
     assert context["methods"] == ["publish"]
     assert context["import_line"] == (
         "from app.resources.book import BookResource as GeneratedBookResource"
@@ -259,7 +262,7 @@ def test_hooks_context_lists_the_manifest_methods() -> None:
 
 
 def test_migration_creates_relation_targets_first() -> None:
-    context = target.migration_context(projects.library())
+    context = contexts.migration_context(projects.library())
     assert [t["name"] for t in context["tables"]] == [
         '"authors"',
         '"books"',
@@ -343,7 +346,7 @@ def test_oag_config_carries_the_manifest_docs_block() -> None:
         title='The "Library"',
         docs=ir.Docs(title="API", path="spec/api.yaml", openapi_version="3.0.3"),
     )
-    context = target.oag_config_context(project)
+    context = common.oag_config_context(project)
     assert context["project_title"] == "'The \"Library\"'"
     assert context["docs_title"] == '"API"'
     assert context["docs_path"] == '"spec/api.yaml"'
@@ -355,7 +358,7 @@ def test_oag_config_carries_the_manifest_docs_block() -> None:
 def test_samples_create_relation_targets_first() -> None:
     import json
 
-    samples = json.loads(target.samples_context(projects.library())["samples"])
+    samples = json.loads(common.samples_context(projects.library())["samples"])
     order = [s["resource"] for s in samples]
     book = next(s for s in samples if s["resource"] == "book-resource")
     assert order.index("author-resource") < order.index("book-resource")

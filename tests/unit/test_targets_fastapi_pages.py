@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import openapi_projects as projects
 
-from generator.targets.fastapi_pages import SCRIPT, pages_test_context, script_field
+from generator.targets.fastapi.page_tests import (
+    SCRIPT,
+    pages_test_context,
+    script_field,
+)
 
 field = projects.field
 

@@ -14,11 +14,12 @@ import black
 import openapi_projects as projects
 import pytest
 
-from generator import ir
-from generator.render import code_environment
-from generator.targets import django
-from generator.targets import fastapi as target
+from generator.model import ir
+from generator.render.jinja import code_environment
+from generator.targets import TARGETS
 
+target = TARGETS["fastapi"]
+django = TARGETS["django"]
 MODE = black.Mode(target_versions={black.TargetVersion.PY311})
 field = projects.field
 
@@ -112,9 +113,9 @@ def test_django_stable_templates_render_black_clean_python(name: str) -> None:
     plans = [
         p
         for p in django.plan_files(project)
-        if p.template in django.BLACK_STABLE_TEMPLATES
+        if p.template in django.black_stable_templates
     ]
-    assert {p.template for p in plans} == django.BLACK_STABLE_TEMPLATES
+    assert {p.template for p in plans} == django.black_stable_templates
     for plan in plans:
         text = env.get_template(plan.template).render(**plan.context)
         ast.parse(text, filename=plan.path)

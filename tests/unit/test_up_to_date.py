@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO, tree_files
 
-from generator import pipeline, state
-from generator.pipeline import Caches
-from generator.state import as_recorded, read_state
-from generator.update import up_to_date
+from generator import commands
+from generator.regen import state
+from generator.regen.stamps import run_options, up_to_date
+from generator.regen.state import as_recorded, read_state
+from generator.run import Caches
 
 TODO = REPO / "examples" / "todo.yaml"
 
@@ -24,18 +25,18 @@ def caches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Caches:
 @pytest.fixture
 def project(tmp_path: Path, caches: Caches) -> Path:
     dest = tmp_path / "todo"
-    pipeline.generate(TODO, dest)
+    commands.generate(TODO, dest)
     assert caches.runs is not None and any(caches.runs.iterdir()), "no stamp"
     return dest
 
 
 def _options(dest: Path, framework: str | None = None) -> str:
-    return pipeline._run_options(TODO, dest, framework)
+    return run_options(TODO, dest, framework)
 
 
 def _full_run_changes(dest: Path) -> dict[str, bytes]:
     """What a regeneration without the early exit (nor caches) would write."""
-    update = pipeline.generate(TODO, dest, use_cache=False, dry_run=True)
+    update = commands.generate(TODO, dest, use_cache=False, dry_run=True)
     return update.writes()
 
 
@@ -48,7 +49,7 @@ def test_a_finished_run_is_recognised(project: Path, caches: Caches) -> None:
 
 def test_the_early_exit_writes_nothing(project: Path) -> None:
     before = tree_files(project)
-    update = pipeline.generate(TODO, project)
+    update = commands.generate(TODO, project)
     assert update.changes == ()
     assert tree_files(project) == before
 

@@ -14,8 +14,8 @@ import openapi_projects as projects
 import pytest
 
 from generator.errors import GeneratorError, SpecError
-from generator.openapi import build_spec, render_spec
-from generator.validate import check_spec_pair, spec_problems, validate_spec
+from generator.spec.openapi import build_spec, render_spec
+from generator.spec.validate import check_spec_pair, spec_problems, validate_spec
 
 REPO = Path(__file__).resolve().parents[2]
 LIST = "/admin/resource/task-resource/crud"
@@ -64,7 +64,7 @@ def test_every_problem_is_listed_with_its_place(version: str) -> None:
 def test_the_pure_python_backend_reports_the_same(tmp_path: Path) -> None:
     script = (
         "import json, sys, test_validate;"
-        "from generator.validate import spec_problems;"
+        "from generator.spec.validate import spec_problems;"
         "print(json.dumps(spec_problems(test_validate.broken('3.1.0'))))"
     )
     paths = os.pathsep.join([str(REPO), str(Path(__file__).parent)])

@@ -1,0 +1,192 @@
+"""The commands: generate, check, validate, spec, and the copier task's completion.
+
+Each is a thin function over one :class:`~generator.run.Run`: load the manifest
+(:mod:`generator.manifest`), assemble the output in memory (:mod:`generator.assemble`),
+then write it (:mod:`generator.render.writer`) or compare it with DEST
+(:mod:`generator.regen`). A first run stages the project beside DEST and swaps it in;
+on a project panelforge generated before (it has ``.panelforge/state.json``) the run
+updates it in place, merging the user's edits and adding a migration for schema
+changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from .errors import OutputError
+from .model import ir
+from .regen.changes import FileChange, Update, bookkeeping, next_state
+from .regen.drift import CheckReport
+from .regen.stamps import remember_run, run_options, up_to_date
+from .regen.state import (
+    MANIFEST_COPY,
+    STATE_FILE,
+    generator_version,
+    has_state,
+    read_state,
+)
+from .render import writer
+from .run import Progress, Run, quiet
+
+# The manifest loader (jsonschema), the targets and the renderers are imported where
+# they are used: a rerun with nothing to do stops before it needs any of them.
+
+
+def _load(manifest: Path, dest: Path, run: Run) -> tuple[ir.Project, bytes]:
+    """The project and the manifest's bytes; DEST's own copy keeps its recorded name."""
+    from .manifest.load import load_manifest
+    from .targets import target_for
+
+    display_name = None
+    copy = dest / MANIFEST_COPY
+    if copy.is_file() and manifest.resolve() == copy.resolve():
+        display_name = read_state(dest).manifest_name
+    project = load_manifest(
+        manifest, display_name=display_name, cache_dir=run.caches.manifest
+    )
+    if run.framework is not None:
+        project = project.replace_framework(run.framework)
+    target_for(project.framework)
+    return project, manifest.read_bytes()
+
+
+def generate(
+    manifest: Path,
+    dest: Path,
+    *,
+    framework: ir.Framework | None = None,
+    force: bool = False,
+    use_cache: bool = True,
+    dry_run: bool = False,
+    progress: Progress = quiet,
+) -> Update:
+    """Generate ``manifest``'s project into ``dest``, or update the one there.
+
+    An existing panelforge project is updated in place (edits merged, a migration
+    added); another non-empty ``dest`` is refused unless ``force`` replaces it.
+    ``dry_run`` computes the same changes and writes nothing.
+    """
+    run = Run.start(
+        use_cache=use_cache,
+        progress=progress,
+        force=force,
+        dry_run=dry_run,
+        framework=framework,
+    )
+    run.progress(f"loading {manifest}")
+    options = run_options(manifest, dest, framework)
+    if not force and has_state(dest):
+        return _update(manifest, dest, run, options)
+    return _create(manifest, dest, run, options)
+
+
+def _update(manifest: Path, dest: Path, run: Run, options: str) -> Update:
+    """Update the project panelforge made in ``dest`` (a no-op rerun stops early)."""
+    done = up_to_date(manifest, dest, options, run.caches.runs, dry_run=run.dry_run)
+    if done is not None:
+        return done
+    from .assemble import regenerated_output
+    from .regen.inplace import refuse_framework_switch, update_in_place
+
+    project, source = _load(manifest, dest, run)
+    state = read_state(dest)
+    refuse_framework_switch(state, project, dest)
+    output = regenerated_output(project, state, dest, run)
+    update = update_in_place(project, source, dest, state, output, run)
+    if not run.dry_run and not update.conflicts:
+        remember_run(dest, source, options, run.caches.runs)
+    return update
+
+
+def _create(manifest: Path, dest: Path, run: Run, options: str) -> Update:
+    """Generate a new project into ``dest``: staged beside it, then moved into place."""
+    from .assemble import render_output
+
+    project, source = _load(manifest, dest, run)
+    writer.check_destination(dest, force=run.force)
+    output = render_output(project, run)
+    state = next_state(project, output, source, None, generator_version())
+    files = {**output.files, **bookkeeping(state, output, source)}
+    added = tuple(FileChange(p, "added", None, d) for p, d in sorted(files.items()))
+    if not run.dry_run:
+        with writer.staging_area(dest) as stage:
+            writer.write_tree(stage, files)
+            run.progress(f"writing {dest}")
+            writer.replace_directory(stage, dest)
+        remember_run(dest, source, options, run.caches.runs)
+    return Update(project, added, dry_run=run.dry_run, fresh=True)
+
+
+def check(
+    manifest: Path | None,
+    dest: Path,
+    *,
+    use_cache: bool = True,
+    progress: Progress = quiet,
+) -> CheckReport:
+    """Compare ``dest`` with what ``manifest`` generates; writes nothing.
+
+    ``manifest`` defaults to the copy ``dest`` recorded (``.panelforge/manifest.yaml``).
+    """
+    if not has_state(dest):
+        raise OutputError(
+            f"'{dest}' is not a project panelforge generated (no {STATE_FILE})"
+        )
+    from .assemble import regenerated_output
+    from .regen.inplace import check_in_place
+
+    manifest = manifest if manifest is not None else dest / MANIFEST_COPY
+    progress(f"loading {manifest}")
+    state = read_state(dest)
+    run = Run.start(
+        use_cache=use_cache, progress=progress, framework=state.project.framework
+    )
+    project, source = _load(manifest, dest, run)
+    output = regenerated_output(project, state, dest, run)
+    return check_in_place(project, source, dest, state, output)
+
+
+def validate(manifest: Path) -> ir.Project:
+    """Check ``manifest`` only; every problem is reported in one error."""
+    from .manifest.load import load_manifest
+
+    return load_manifest(manifest)
+
+
+def write_spec(
+    manifest: Path, out_dir: Path, *, progress: Progress = quiet
+) -> list[Path]:
+    """Write only ``oag.yaml`` and ``oag.json`` for ``manifest`` into ``out_dir``."""
+    from .manifest.load import load_manifest
+    from .spec.openapi import build_spec, dump_spec
+    from .spec.validate import validate_spec
+
+    run = Run.start(progress=progress)
+    project = load_manifest(manifest)
+    run.progress("building and validating the OpenAPI spec")
+    doc = build_spec(project)
+    validate_spec(doc, source=str(manifest), cache_dir=run.caches.spec)
+    yaml_text, json_text = dump_spec(doc)
+    yaml_name = PurePosixPath(project.docs.path).name
+    json_name = str(PurePosixPath(yaml_name).with_suffix(".json"))
+    files = {yaml_name: yaml_text, json_name: json_text}
+    return writer.write_files_atomically(out_dir, files)
+
+
+def complete_project(
+    project: ir.Project, root: Path, manifest: bytes, *, progress: Progress = quiet
+) -> None:
+    """Add the manifest-dependent files and the state to a skeleton in ``root``.
+
+    Used by ``copier copy`` (generator/copier_task.py): copier has rendered the same
+    skeleton into ``root`` already.
+    """
+    from .assemble import render_output
+
+    output = render_output(project, Run(progress=progress))
+    state = next_state(project, output, manifest, None, generator_version())
+    files = {p: d for p, d in output.files.items() if output.owners[p] != "user"}
+    files.update(
+        {p: d for p, d in output.owned("user").items() if not (root / p).exists()}
+    )
+    writer.write_tree(root, {**files, **bookkeeping(state, output, manifest)})

@@ -1,0 +1,4 @@
+"""The manifest: YAML with positions → schema and semantic checks → the IR.
+
+The entry point is :func:`generator.manifest.load.load_manifest`.
+"""

@@ -1,0 +1,101 @@
+"""Checked manifest values → the intermediate model, with every default filled in.
+
+Runs only on a manifest that passed the schema and the semantic checks, so it trusts
+the shapes and names it is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import ir, naming
+
+IMPLICIT_KEY = ir.Field(
+    name="id", type="integer", label="ID", read_only=True, is_key=True
+)
+
+
+def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
+    """The Project a checked manifest means (``manifest_name``: a bare file name)."""
+    project = manifest["project"]
+    resources = manifest["resources"]
+    return ir.Project(
+        name=project["name"],
+        title=project.get("title", naming.humanize(project["name"])),
+        framework=project.get("framework", "fastapi"),
+        resources=tuple(build_resource(name, spec) for name, spec in resources.items()),
+        auth=ir.Auth(**manifest.get("auth", {})),
+        docs=ir.Docs(**manifest.get("docs", {})),
+        manifest_name=manifest_name,
+    )
+
+
+def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
+    """One resource: the key field first, then the fields in declared order."""
+    key = spec.get("key", IMPLICIT_KEY.name)
+    required = set(spec.get("required", ()))
+    declared = [
+        build_field(field, options, required=field in required, is_key=field == key)
+        for field, options in spec["fields"].items()
+    ]
+    key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
+    fields = key_fields + [f for f in declared if not f.is_key]
+    return ir.Resource(
+        name=name,
+        uri=spec.get("uri", naming.resource_uri(name)),
+        title=spec.get("title", naming.humanize(naming.plural(naming.snake(name)))),
+        module=naming.snake(name),
+        table=spec.get("table", naming.table_name(name)),
+        class_name=name + "Resource",
+        model_name=name,
+        key=key,
+        fields=tuple(fields),
+        search=tuple(spec.get("search", ())),
+        query_tags=tuple(
+            build_query_tag(uri, tag) for uri, tag in _items(spec, "query_tags")
+        ),
+        methods=tuple(spec.get("methods", ())),
+        per_page=spec.get("per_page", 25),
+        default_sort=spec.get("default_sort", "-" + key),
+    )
+
+
+def _items(spec: dict[str, Any], key: str) -> list[tuple[str, Any]]:
+    return list(spec.get(key, {}).items())
+
+
+def build_field(
+    name: str, spec: dict[str, Any], *, required: bool, is_key: bool
+) -> ir.Field:
+    """One field; a key the database fills in (integer or uuid) is read-only."""
+    fmt = spec.get("format")
+    generated = is_key and (spec["type"] == "integer" or fmt == "uuid")
+    enum = spec.get("enum")
+    return ir.Field(
+        name=name,
+        type=spec["type"],
+        label=spec.get("label", "ID" if name == "id" else naming.humanize(name)),
+        format=fmt,
+        enum=tuple(enum) if enum is not None else None,
+        min_length=spec.get("minLength"),
+        max_length=spec.get("maxLength"),
+        minimum=spec.get("minimum"),
+        maximum=spec.get("maximum"),
+        pattern=spec.get("pattern"),
+        default=spec.get("default", ir.MISSING),
+        nullable=spec.get("nullable", False),
+        read_only=spec.get("readOnly", False) or generated,
+        required=(required or is_key) and not generated,
+        description=spec.get("description"),
+        relation=spec.get("relation"),
+        sortable=spec.get("sortable", fmt not in ("text", "password")),
+        filterable=spec.get("filterable", fmt != "password"),
+        renamed_from=spec.get("renamed_from"),
+        is_key=is_key,
+    )
+
+
+def build_query_tag(uri: str, tag: dict[str, Any]) -> ir.QueryTag:
+    """A query tag; its label defaults to the humanized URI."""
+    label = tag.get("label", naming.humanize(uri))
+    return ir.QueryTag(uri=uri, label=label, filter=tuple(tag["filter"].items()))

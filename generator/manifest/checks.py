@@ -1,0 +1,95 @@
+"""What the schema cannot say: names, keys, references between fields and resources.
+
+Runs after :mod:`~generator.manifest.schema`, on values of the right shape (rejected
+ones are INVALID and skipped), and collects every problem instead of stopping at the
+first: project-wide rules here, each resource's in
+:mod:`~generator.manifest.resourcechecks`, each field's in
+:mod:`~generator.manifest.fieldchecks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import Issue
+from ..model import naming
+from . import identifiers
+from .fieldvalues import field_type
+from .hints import shown
+from .resourcechecks import problem_args, resource_issues
+from .yamlnodes import Document
+
+
+def semantic_issues(document: Document) -> list[Issue]:
+    """Every semantic problem of a manifest the schema has checked."""
+    root = document.value
+    if not isinstance(root, dict):
+        return []
+    issues = list(_project_issues(document, root.get("project")))
+    resources = root.get("resources")
+    if not isinstance(resources, dict):
+        return issues
+    key_types = {name: _key_type(spec) for name, spec in resources.items()}
+    for name, spec in resources.items():
+        issues += resource_issues(document, name, spec, key_types)
+    issues += _clash_issues(document, resources)
+    return issues
+
+
+def _project_issues(document: Document, project: Any) -> Iterator[Issue]:
+    name = project.get("name") if isinstance(project, dict) else None
+    problem = identifiers.project_problem(name) if isinstance(name, str) else None
+    if problem:
+        yield document.issue(("project", "name"), *problem_args(problem))
+
+
+def _key_type(spec: Any) -> str | None:
+    """The type of a resource's key, None when unknown (so relations go unchecked)."""
+    if not isinstance(spec, dict) or "key" not in spec:
+        return "integer"
+    fields, key = spec.get("fields"), spec.get("key")
+    if isinstance(fields, dict) and isinstance(key, str):
+        return field_type(fields.get(key))
+    return None
+
+
+def _clash_issues(document: Document, resources: dict[str, Any]) -> Iterator[Issue]:
+    owners: dict[tuple[str, str], str] = {}
+    for name, spec in resources.items():
+        options = spec if isinstance(spec, dict) else {}
+        clashes = []
+        for kind, value in _derived_names(name, options):
+            other = owners.setdefault((kind, value), name)
+            if other != name:
+                clashes.append((kind, value, other))
+        module_clash = any(kind == "module" for kind, _, _ in clashes)
+        for kind, value, other in clashes:
+            # A shared module makes the default URI and table clash too: say it once.
+            if kind == "module" or kind in options or not module_clash:
+                yield _clash_issue(document, name, kind, value, other, kind in options)
+
+
+def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """The resource's URI, table and module; defaults only for a well-formed name."""
+    derive = identifiers.PASCAL.fullmatch(name) is not None
+    uri = options.get("uri", naming.resource_uri(name) if derive else None)
+    table = options.get("table", naming.table_name(name) if derive else None)
+    module = naming.snake(name) if derive else None
+    for kind, value in (("uri", uri), ("table", table), ("module", module)):
+        if isinstance(value, str):
+            yield kind, value
+
+
+def _clash_issue(
+    document: Document, name: str, kind: str, value: str, other: str, declared: bool
+) -> Issue:
+    if kind == "module":
+        message = f"'{name}' and '{other}' would share the module '{value}'"
+        return document.issue(
+            ("resources", name), message, "M020", "rename one", key=True
+        )
+    noun = "URI" if kind == "uri" else kind
+    hint = None if declared else f"set '{kind}' to tell them apart"
+    message = f"{shown(value)} is already the {noun} of '{other}'"
+    return document.issue(("resources", name, kind), message, "M020", hint)

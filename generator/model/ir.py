@@ -1,0 +1,155 @@
+"""The intermediate model: what a manifest means, free of YAML and of any framework.
+
+Templates never see the raw manifest; targets build their context from these frozen
+dataclasses. Every derived name (URI key, module, table, class names) is computed once,
+in :mod:`generator.model.naming`, when the model is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FieldType = Literal["string", "integer", "number", "boolean"]
+Framework = Literal["fastapi", "django"]
+
+# Formats a string field may carry. "text" is a long string (a textarea in forms).
+STRING_FORMATS = ("date", "date-time", "email", "uri", "uuid", "password", "text")
+
+
+class _Missing:
+    """Marks a field without a default (``None`` is a legitimate default)."""
+
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class Field:
+    """One declared property of a resource."""
+
+    name: str
+    type: FieldType
+    label: str
+    format: str | None = None
+    enum: tuple[Any, ...] | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    pattern: str | None = None
+    default: Any = MISSING
+    nullable: bool = False
+    read_only: bool = False
+    required: bool = False
+    description: str | None = None
+    relation: str | None = None  # name of the resource this field belongs to
+    sortable: bool = True
+    filterable: bool = True
+    renamed_from: str | None = None
+    is_key: bool = False
+
+    @property
+    def has_default(self) -> bool:
+        """Whether the manifest gave this field a default value."""
+        return self.default is not MISSING
+
+    @property
+    def column_nullable(self) -> bool:
+        """Whether storage accepts NULL: optional without a default, or nullable."""
+        if self.is_key:
+            return False
+        return self.nullable or (not self.required and not self.has_default)
+
+
+@dataclass(frozen=True)
+class QueryTag:
+    """A named, pre-set filter of a resource's list (``?query-tag=<uri>``)."""
+
+    uri: str
+    label: str
+    filter: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource: one table, one set of CRUD routes, one group of pages."""
+
+    name: str  # as declared: "Book"
+    uri: str  # URI key: "book-resource"
+    title: str  # "Books"
+    module: str  # Python module name: "book"
+    table: str  # database table: "books"
+    class_name: str  # "BookResource"
+    model_name: str  # "Book"
+    key: str  # name of the key field, "id" unless declared
+    fields: tuple[Field, ...]  # the key field first, then declared order
+    search: tuple[str, ...] = ()
+    query_tags: tuple[QueryTag, ...] = ()
+    methods: tuple[str, ...] = ()
+    per_page: int = 25
+    default_sort: str = "-id"
+
+    @property
+    def key_field(self) -> Field:
+        """The field holding the record key."""
+        return next(f for f in self.fields if f.is_key)
+
+    def field(self, name: str) -> Field:
+        """Return the field called ``name``."""
+        return next(f for f in self.fields if f.name == name)
+
+
+@dataclass(frozen=True)
+class Auth:
+    """Authentication settings (``auth:`` block)."""
+
+    jwt: bool = False
+    token_ttl: int = 3600
+
+
+@dataclass(frozen=True)
+class Docs:
+    """OpenAPI generator settings (``docs:`` block); defaults mirror MoonShine's oag."""
+
+    title: str = "Docs"
+    path: str = "resources/oag.yaml"
+    route: str = "oag.json"
+    view: str = "oag::docs"
+    openapi_version: str = "3.1.0"
+
+
+@dataclass(frozen=True)
+class Project:
+    """The whole manifest, resolved."""
+
+    name: str  # Python package-safe project name, e.g. "library_admin"
+    title: str
+    framework: Framework
+    resources: tuple[Resource, ...]
+    auth: Auth = field(default_factory=Auth)
+    docs: Docs = field(default_factory=Docs)
+    manifest_name: str = "manifest.yaml"  # file name only, for headers; never a path
+
+    def resource(self, name: str) -> Resource:
+        """Return the resource declared as ``name``."""
+        return next(r for r in self.resources if r.name == name)
+
+    def replace_framework(self, framework: Framework) -> Project:
+        """A copy targeting another framework (``--framework`` beats the manifest)."""
+        from dataclasses import replace
+
+        return replace(self, framework=framework)

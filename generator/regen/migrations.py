@@ -1,0 +1,203 @@
+"""What changed in the tables between two manifests, and what the next migration is.
+
+Pure and framework-neutral: resources are matched by name, fields by name or by
+``renamed_from``. Whether a matched column changed in storage (type, nullability,
+index, foreign key) is the target's call; it renders the operations from this diff.
+The downgrade is the same diff :meth:`SchemaDiff.reversed`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..errors import OutputError
+from ..model import ir
+from ..model.samples import creation_order
+
+_SLUG_LENGTH = 40
+
+FieldPair = tuple[ir.Field, ir.Field]  # (before, after)
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """One table both manifests declare, and what happened to its fields."""
+
+    before: ir.Resource
+    after: ir.Resource
+    added: tuple[ir.Field, ...]
+    dropped: tuple[ir.Field, ...]
+    kept: tuple[FieldPair, ...]  # includes renamed fields: their names differ
+
+    @property
+    def renamed(self) -> tuple[FieldPair, ...]:
+        """The kept fields whose name changed."""
+        return tuple((b, a) for b, a in self.kept if b.name != a.name)
+
+    def reversed(self) -> TableChange:
+        """The change that undoes this one."""
+        return TableChange(
+            before=self.after,
+            after=self.before,
+            added=self.dropped,
+            dropped=self.added,
+            kept=tuple((a, b) for b, a in self.kept),
+        )
+
+
+@dataclass(frozen=True)
+class SchemaDiff:
+    """Tables created, dropped and changed from ``before`` to ``after``."""
+
+    before: ir.Project
+    after: ir.Project
+    created: tuple[ir.Resource, ...]  # relation targets first
+    dropped: tuple[ir.Resource, ...]  # relation users first
+    changed: tuple[TableChange, ...]  # every table both declare, in ``after``'s order
+
+    def reversed(self) -> SchemaDiff:
+        """The diff that undoes this one (a downgrade)."""
+        created = {r.name for r in self.created}
+        dropped = {r.name for r in self.dropped}
+        by_name = {c.before.name: c.reversed() for c in self.changed}
+        return SchemaDiff(
+            before=self.after,
+            after=self.before,
+            created=tuple(r for r in creation_order(self.before) if r.name in dropped),
+            dropped=tuple(
+                r for r in reversed(creation_order(self.after)) if r.name in created
+            ),
+            changed=tuple(
+                by_name[r.name]
+                for r in creation_order(self.before)
+                if r.name in by_name
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change in words: ``add books.isbn``, ``create table tags``."""
+
+    verb: str  # create, drop, add, rename, alter
+    table: str
+    column: str | None = None
+    new_name: str | None = None
+
+    def __str__(self) -> str:
+        if self.column is None:
+            return f"{self.verb} table {self.table}"
+        text = f"{self.verb} {self.table}.{self.column}"
+        return f"{text} to {self.new_name}" if self.new_name else text
+
+
+def diff_schema(before: ir.Project, after: ir.Project) -> SchemaDiff:
+    """How the tables of ``after`` differ from those of ``before``.
+
+    Raises :class:`OutputError` for changes a migration cannot make while keeping the
+    data: another table or another key for the same resource.
+    """
+    _check_supported(before, after)
+    old = {r.name: r for r in before.resources}
+    new = {r.name: r for r in after.resources}
+    return SchemaDiff(
+        before=before,
+        after=after,
+        created=tuple(r for r in creation_order(after) if r.name not in old),
+        dropped=tuple(r for r in reversed(creation_order(before)) if r.name not in new),
+        changed=tuple(
+            _table_change(old[r.name], r)
+            for r in creation_order(after)
+            if r.name in old
+        ),
+    )
+
+
+def _table_change(before: ir.Resource, after: ir.Resource) -> TableChange:
+    old = {f.name: f for f in before.fields}
+    kept: list[FieldPair] = []
+    added: list[ir.Field] = []
+    for field in after.fields:
+        source = _source_name(field, old)
+        if source is None:
+            added.append(field)
+        else:
+            kept.append((old[source], field))
+    claimed = {b.name for b, _ in kept}
+    dropped = tuple(f for f in before.fields if f.name not in claimed)
+    return TableChange(before, after, tuple(added), dropped, tuple(kept))
+
+
+def _source_name(field: ir.Field, old: dict[str, ir.Field]) -> str | None:
+    """The old field ``field`` continues: its name, else the one it was renamed from."""
+    if field.name in old:
+        return field.name
+    if field.renamed_from is not None and field.renamed_from in old:
+        return field.renamed_from
+    return None
+
+
+def _check_supported(before: ir.Project, after: ir.Project) -> None:
+    old = {r.name: r for r in before.resources}
+    problems = []
+    for resource in after.resources:
+        previous = old.get(resource.name)
+        if previous is None:
+            continue
+        where = f"resources.{resource.name}"
+        if previous.table != resource.table:
+            problems.append(
+                f"{where}: the table changed ('{previous.table}' → '{resource.table}')"
+            )
+        old_key, new_key = previous.key_field, resource.key_field
+        if _key_signature(old_key) != _key_signature(new_key):
+            problems.append(
+                f"{where}: the key changed ('{old_key.name}' → '{new_key.name}')"
+            )
+    if problems:
+        raise OutputError(
+            "the manifest changes what a migration cannot change with the data kept:\n"
+            + "\n".join(f"  {p}" for p in problems)
+            + "\n  hint: keep the old table and key, or regenerate with --force and "
+            "write that migration by hand"
+        )
+
+
+def _key_signature(field: ir.Field) -> tuple[str, str, str | None]:
+    return field.name, field.type, field.format
+
+
+# --- the next migration's identity -------------------------------------------------
+
+
+def next_revision(existing: Iterable[str]) -> str:
+    """``"0003"`` after files ``0001_initial.py`` and ``0002_x.py``."""
+    numbers = [int(m.group()) for name in existing if (m := re.match(r"\d+", name))]
+    return f"{max(numbers, default=0) + 1:04d}"
+
+
+def structural_steps(diff: SchemaDiff) -> list[Step]:
+    """Tables created and dropped, columns added, renamed and dropped, in that order."""
+    steps = [Step("create", r.table) for r in diff.created]
+    for change in diff.changed:
+        table = change.after.table
+        steps += [Step("add", table, f.name) for f in change.added]
+        steps += [Step("rename", table, b.name, a.name) for b, a in change.renamed]
+        steps += [Step("drop", table, f.name) for f in change.dropped]
+    steps += [Step("drop", r.table) for r in diff.dropped]
+    return steps
+
+
+def slug(steps: list[Step]) -> str:
+    """A file-name slug: the one change, else the one table, else ``update_schema``."""
+    if len(steps) == 1:
+        step = steps[0]
+        text = f"{step.verb} {step.table} {step.column or ''}"
+    elif len({s.table for s in steps}) == 1:
+        text = f"update {steps[0].table}"
+    else:
+        text = "update schema"
+    words = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    return words[:_SLUG_LENGTH].rstrip("_")

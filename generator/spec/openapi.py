@@ -1,0 +1,141 @@
+"""IR → OpenAPI document, by running the emitted project's own spec builder.
+
+The builder lives in the panel kernel (``templates/.../app/panel/core/``), so the
+project's ``oag:generate`` and panelforge at generation time share one implementation.
+This module loads that package by path under a private name, turns each IR resource
+into a kernel resource declaration, and calls ``build_openapi``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+from ..errors import SpecError
+from ..model import ir
+from ..model.kernel_fields import kernel_fields
+from ..paths import kernel_dir
+
+KERNEL_PACKAGE = "_panelforge_kernel"
+_MODULES = ("fields", "resource", "openapi", "oag")
+
+
+@contextmanager
+def _no_bytecode() -> Iterator[None]:
+    # The kernel sits in the template tree: no __pycache__ may appear there.
+    previous = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        yield
+    finally:
+        sys.dont_write_bytecode = previous
+
+
+@cache
+def load_kernel() -> SimpleNamespace:
+    """The kernel's ``fields``, ``resource``, ``openapi`` and ``oag`` modules, once."""
+    directory = kernel_dir()
+    spec = importlib.util.spec_from_file_location(
+        KERNEL_PACKAGE,
+        directory / "__init__.py",
+        submodule_search_locations=[str(directory)],
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    with _no_bytecode():
+        sys.modules[KERNEL_PACKAGE] = package
+        try:
+            spec.loader.exec_module(package)
+            modules = {
+                name: importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
+                for name in _MODULES
+            }
+        except BaseException:
+            _forget_kernel()
+            raise
+    return SimpleNamespace(**modules)
+
+
+def _forget_kernel() -> None:
+    for name in [n for n in sys.modules if n.partition(".")[0] == KERNEL_PACKAGE]:
+        del sys.modules[name]
+
+
+def _field(fields: ModuleType, kernel_field: Any) -> Any:
+    return getattr(fields, kernel_field.class_name)(
+        kernel_field.name, **dict(kernel_field.kwargs)
+    )
+
+
+def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
+    """The kernel ``Resource`` subclass the emitted ``app/resources/*.py`` declares."""
+    kernel = load_kernel()
+    tags = tuple(
+        kernel.resource.QueryTag(t.uri, t.label, dict(t.filter))
+        for t in resource.query_tags
+    )
+    body_module = f"{KERNEL_PACKAGE}.generated"
+    body = {
+        "__module__": body_module,
+        "uri": resource.uri,
+        "title": resource.title,
+        # Only its name is read: it names the record schemas, as the ORM class does.
+        "model": type(resource.model_name, (), {"__module__": body_module}),
+        "fields": tuple(
+            _field(kernel.fields, f) for f in kernel_fields(resource, project)
+        ),
+        "search": resource.search,
+        "query_tags": tags,
+        "methods": resource.methods,
+        "per_page": resource.per_page,
+        "default_sort": resource.default_sort,
+    }
+    return type(resource.class_name, (kernel.resource.Resource,), body)
+
+
+def build_spec(project: ir.Project) -> dict[str, Any]:
+    """The OpenAPI document of ``project``'s JSON API."""
+    kernel = load_kernel()
+    try:
+        resources = [resource_class(r, project) for r in project.resources]
+        # The same call as the project's ``python -m app oag:generate``, under the
+        # settings' defaults, so both write the same bytes.
+        options = kernel.oag.SpecOptions(
+            title=project.title,
+            openapi_version=project.docs.openapi_version,
+            jwt=project.auth.jwt,
+        )
+        return kernel.oag.build_document(  # type: ignore[no-any-return]
+            resources, options
+        )
+    except kernel.resource.DeclarationError as exc:
+        raise SpecError(f"{project.manifest_name}: {exc}") from exc
+
+
+def dump_spec(
+    doc: dict[str, Any], cache_dir: Path | None = None, name: str = ""
+) -> tuple[str, str]:
+    """The document as (YAML text, JSON text), as ``oag:generate`` writes them.
+
+    With ``cache_dir``, the texts of the parts that did not change since the last spec
+    written under ``name`` are reused (:mod:`generator.spec.text`): same bytes.
+    """
+    kernel = load_kernel()
+    if cache_dir is None:
+        return kernel.openapi.dump_yaml(doc), kernel.openapi.dump_json(doc)
+    from .text import SpecTextCache, dump_texts, writers_fingerprint
+
+    cache = SpecTextCache(cache_dir, name, writers_fingerprint(kernel_dir()))
+    return dump_texts(doc, kernel.openapi.dump_yaml, kernel.openapi.dump_json, cache)
+
+
+def render_spec(project: ir.Project) -> tuple[str, str]:
+    """``project``'s spec as (YAML text, JSON text)."""
+    return dump_spec(build_spec(project))

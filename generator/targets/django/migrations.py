@@ -1,0 +1,147 @@
+"""Django migrations of a :class:`~generator.regen.migrations.SchemaDiff`, their place.
+
+Django migrations are declarative: each operation names the model state it moves to
+and Django writes the SQL (and the reverse) itself. So the operations here are the
+ones ``makemigrations`` would write for the same model change (``CreateModel``,
+``AddField``, ``RenameField``, ``AlterField``, ``RemoveField``, ``DeleteModel``), with
+the very field declarations of :mod:`.storage`; the emitted project's own test
+runs ``makemigrations --check`` to prove that models and migrations agree.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from ...errors import OutputError
+from ...model import ir
+from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
+from ...render.plan import FilePlan
+from ..pysource import literal
+from .storage import field_call, migration_field_lines
+
+APP_LABEL = "app"
+MIGRATIONS_DIR = "app/migrations/"
+TEMPLATE = "django/migration_step.py.jinja"
+
+
+def create_model(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
+    """One ``CreateModel``'s name, field lines and table."""
+    return {
+        "name": literal(resource.model_name),
+        "fields": migration_field_lines(resource, project),
+        "table": literal(resource.table),
+    }
+
+
+def _field(field: ir.Field, project: ir.Project) -> str:
+    return field_call(field, project, migration=True)
+
+
+def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
+    operations: list[str] = []
+    altered: list[Step] = []
+    for change in diff.changed:
+        model = literal(change.after.model_name.lower())
+        for field in change.added:
+            operations.append(
+                f"migrations.AddField(model_name={model}, name={literal(field.name)}, "
+                f"field={_field(field, diff.after)})"
+            )
+        for before, after in change.renamed:
+            operations.append(
+                f"migrations.RenameField(model_name={model}, "
+                f"old_name={literal(before.name)}, new_name={literal(after.name)})"
+            )
+        for before, after in change.kept:
+            old, new = _field(before, diff.before), _field(after, diff.after)
+            # A renamed relation's db_column still names the old column: altered.
+            if old != new:
+                operations.append(
+                    f"migrations.AlterField(model_name={model}, "
+                    f"name={literal(after.name)}, field={new})"
+                )
+                altered.append(Step("alter", change.after.table, after.name))
+        operations += [
+            f"migrations.RemoveField(model_name={model}, name={literal(f.name)})"
+            for f in change.dropped
+        ]
+    return operations, altered
+
+
+def migration_plan(
+    diff: SchemaDiff, *, name_number: str, dependency: str | None, header: list[str]
+) -> FilePlan | None:
+    """The plan of the migration for ``diff``, or ``None`` when the models agree."""
+    changes, altered = _change_operations(diff)
+    created = [create_model(r, diff.after) for r in diff.created]
+    deleted = [literal(r.model_name) for r in diff.dropped]
+    if not (changes or created or deleted):
+        return None
+    described = structural_steps(diff) + altered
+    code = "\n".join(changes + [line for m in created for line in m["fields"]])
+    context: dict[str, Any] = {
+        "header": header,
+        "summary": _summary(described, diff.after),
+        "details": [str(s) for s in described] if len(described) > 1 else [],
+        "dependency": literal(dependency) if dependency else None,
+        "created": created,
+        "changes": changes,
+        "deleted": deleted,
+        "uses_datetime": "datetime." in code,
+        "uses_uuid": "uuid." in code,
+        "uses_models": "models." in code,
+    }
+    path = f"{MIGRATIONS_DIR}{name_number}_{slug(described)}.py"
+    return FilePlan(path, TEMPLATE, context, owner="generated")
+
+
+def _summary(described: list[Step], project: ir.Project) -> str:
+    if len(described) == 1:
+        text = str(described[0])
+        return text[:1].upper() + text[1:] + "."
+    return f"Bring the models of {project.name} in line with the manifest."
+
+
+def _dependencies(text: str) -> list[str]:
+    """The ``app`` migrations a migration file's ``dependencies`` names."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            label, name = node.elts
+            if (
+                isinstance(label, ast.Constant)
+                and label.value == APP_LABEL
+                and isinstance(name, ast.Constant)
+                and isinstance(name.value, str)
+            ):
+                names.append(name.value)
+    return names
+
+
+def next_migration(existing: Mapping[str, str]) -> tuple[str, str | None]:
+    """The new migration's number and the one leaf of ``existing`` it depends on.
+
+    ``existing`` maps the files of app/migrations/ to their text, hand-written
+    migrations included; Django's own rule applies: one leaf, or merge first.
+    """
+    names = {
+        PurePosixPath(path).stem: text
+        for path, text in existing.items()
+        if PurePosixPath(path).name[:1].isdigit() and path.endswith(".py")
+    }
+    depended = {dep for text in names.values() for dep in _dependencies(text)}
+    leaves = sorted(set(names) - depended)
+    if len(leaves) > 1:
+        raise OutputError(
+            f"the app's migrations have {len(leaves)} leaves ({', '.join(leaves)}); "
+            "join them with 'python manage.py makemigrations --merge' before "
+            "regenerating"
+        )
+    return next_revision(names), leaves[0] if leaves else None

@@ -1,0 +1,108 @@
+"""Django storage for the Django target: model fields, models, the initial migration.
+
+The models and the initial migration are written from the same functions, so the
+state the migration builds is the state the models declare (``makemigrations --check``
+finds nothing to do; the emitted project's own tests assert it).
+"""
+
+from __future__ import annotations
+
+from ...model import ir
+from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ..pysource import literal
+
+
+def _integer_class(field: ir.Field) -> str:
+    low, high = field.minimum, field.maximum
+    if field.enum is not None:
+        low, high = min(field.enum), max(field.enum)
+    return "IntegerField" if fits_int32(low, high) else "BigIntegerField"
+
+
+def _string_class(field: ir.Field) -> tuple[str, list[str]]:
+    if field.enum is not None:
+        return "CharField", [f"max_length={max(len(str(o)) for o in field.enum)}"]
+    by_format = {
+        "text": "TextField",
+        "uuid": "UUIDField",
+        "date": "DateField",
+        "date-time": "DateTimeField",
+    }
+    if field.format in by_format:
+        return by_format[field.format], []
+    if field.format == "password":
+        return "CharField", ["max_length=255"]
+    # No maxLength: an unbounded VARCHAR (PostgreSQL and SQLite allow it).
+    return "CharField", [f"max_length={field.max_length}" if field.max_length else ""]
+
+
+def _field_class(field: ir.Field) -> tuple[str, list[str]]:
+    if field.type == "integer":
+        return _integer_class(field), []
+    if field.type == "number":
+        return "FloatField", []
+    if field.type == "boolean":
+        return "BooleanField", []
+    name, args = _string_class(field)
+    return name, [a for a in args if a]
+
+
+def on_delete(field: ir.Field) -> str:
+    """What deleting a related record does: clear an optional link, else refuse."""
+    return "models.SET_NULL" if field.column_nullable else "models.PROTECT"
+
+
+def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
+    """``models.XField(...)``: the same declaration in the model and the migration."""
+    if is_integer_key(field):
+        args = ["primary_key=True"] + (["serialize=False"] if migration else [])
+        return f"models.BigAutoField({', '.join(args)})"
+    if field.relation:
+        target = project.resource(field.relation)
+        to = (
+            literal(f"app.{target.model_name.lower()}")
+            if migration
+            else literal(target.model_name)
+        )
+        args = [to, on_delete(field)]
+        if migration:
+            args = [f"on_delete={on_delete(field)}", f"to={to}"]
+        args += [f"db_column={literal(field.name)}", 'related_name="+"']
+        if field.column_nullable:
+            args.append("null=True")
+        return f"models.ForeignKey({', '.join(args)})"
+    name, args = _field_class(field)
+    if field.is_key:
+        args.append("primary_key=True")
+        if migration:
+            args.append("serialize=False")
+    default = default_code(field)
+    if default is not None:
+        args.append(f"default={default}")
+    if field.column_nullable:
+        args.append("null=True")
+    if indexed(field):
+        args.append("db_index=True")
+    return f"models.{name}({', '.join(args)})"
+
+
+def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    """One ``name = models.XField(...)`` line per field (black lays them out)."""
+    return [
+        f"{field.name} = {field_call(field, project, migration=False)}"
+        for field in resource.fields
+    ]
+
+
+def migration_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``."""
+    return [
+        f"({literal(field.name)}, {field_call(field, project, migration=True)}),"
+        for field in resource.fields
+    ]
+
+
+def model_imports(resource: ir.Resource) -> list[str]:
+    """Standard-library modules the model's defaults need."""
+    codes = [default_code(f) or "" for f in resource.fields]
+    return [m for m in ("datetime", "uuid") if any(c.startswith(m) for c in codes)]

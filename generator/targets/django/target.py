@@ -1,0 +1,133 @@
+"""The Django target: the skeleton's answers, and the plan of the resource files.
+
+The project has the same shape as the FastAPI one where the frameworks allow it: the
+panel kernel (``panel/core/``, the very same files), the generated declarations in
+``app/resources/``, the user's classes in ``app/hooks/``. What differs is Django's:
+models and migrations, a settings package, ``manage.py`` commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import ir
+from ...model.samples import creation_order
+from ...regen.migrations import diff_schema
+from ...render.plan import FilePlan
+from .. import common
+from ..base import Target
+from ..pysource import literal
+from .migrations import create_model, migration_plan, next_migration
+from .storage import model_field_lines, model_imports
+
+_TEMPLATES = "django"
+KERNEL = "panel.core"
+
+
+class DjangoTarget(Target):
+    """Django: models, Django migrations, management commands."""
+
+    name = "django"
+    skeleton = "django"
+    templates = _TEMPLATES
+    history_dir = "app/migrations/"
+    black_stable_templates = frozenset(
+        f"{_TEMPLATES}/{name}"
+        for name in (
+            "hooks.py.jinja",
+            "models.py.jinja",
+            "oag_config.py.jinja",
+            "resources_init.py.jinja",
+        )
+    )
+
+    def project_plans(self, project: ir.Project) -> list[FilePlan]:
+        """The registry, the models module, the initial migration, the spec settings."""
+        return [
+            common.registry_plan(project, _TEMPLATES),
+            FilePlan(
+                "app/models.py",
+                f"{_TEMPLATES}/models.py.jinja",
+                models_context(project),
+            ),
+            FilePlan(
+                "app/migrations/0001_initial.py",
+                f"{_TEMPLATES}/migration.py.jinja",
+                migration_context(project),
+            ),
+            common.oag_config_plan(project, _TEMPLATES, "app/oag_config.py"),
+        ]
+
+    def resource_plans(
+        self, resource: ir.Resource, project: ir.Project
+    ) -> list[FilePlan]:
+        """Declaration and model, and the user's hook class."""
+        module = resource.module
+        return [
+            FilePlan(
+                f"app/resources/{module}.py",
+                f"{_TEMPLATES}/resource.py.jinja",
+                resource_context(resource, project),
+            ),
+            common.hooks_plan(resource, _TEMPLATES),
+        ]
+
+    def schema_migration(
+        self, before: ir.Project, after: ir.Project, existing: dict[str, str]
+    ) -> FilePlan | None:
+        """A Django migration depending on the one leaf of ``existing``."""
+        number, leaf = next_migration(existing)
+        return migration_plan(
+            diff_schema(before, after),
+            name_number=number,
+            dependency=leaf,
+            header=common.header_lines(after),
+        )
+
+
+def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
+    """Context of ``app/resources/<module>.py``: the Django model and the resource."""
+    return {
+        **common.declaration_context(resource, project, KERNEL),
+        "stdlib_imports": model_imports(resource),
+        "fields_of_model": model_field_lines(resource, project),
+        "str_expression": str_expression(resource),
+    }
+
+
+def str_expression(resource: ir.Resource) -> str:
+    """What ``str(record)`` shows: a required plain text field, else model and key."""
+    for field in resource.fields:
+        if (
+            field.type == "string"
+            and field.format in (None, "email")
+            and field.required
+        ):
+            return f"self.{field.name}"
+    return f'f"{resource.model_name} {{self.pk}}"'
+
+
+def models_context(project: ir.Project) -> dict[str, Any]:
+    """Context of ``app/models.py``: every model, where Django looks for them."""
+    imports = sorted((r.module, r.model_name) for r in project.resources)
+    return {
+        "header": common.header_lines(project),
+        "imports": [
+            f"from app.resources.{module} import {model}" for module, model in imports
+        ],
+        "exports": literal([model for _, model in imports]),
+    }
+
+
+def migration_context(project: ir.Project) -> dict[str, Any]:
+    """Context of ``app/migrations/0001_initial.py``: relation targets first."""
+    ordered = creation_order(project)
+    models = [create_model(r, project) for r in ordered]
+    codes = [line for model in models for line in model["fields"]]
+    return {
+        "header": common.header_lines(project),
+        "project_name": project.name,
+        "uses_datetime": any("datetime." in c for c in codes),
+        "uses_uuid": any("uuid." in c for c in codes),
+        "models": models,
+    }

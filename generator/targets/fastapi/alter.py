@@ -1,0 +1,288 @@
+"""Alembic operations that change one table in place, its rows kept.
+
+Column types, indexes and foreign keys come from :mod:`.storage`, so a
+migrated database has the tables a fresh one gets from ``0001_initial``. Per changed
+table the steps run in an order both SQLite (batch mode: the table is rebuilt) and
+PostgreSQL accept:
+
+1. drop the indexes that go away (outside the batch: SQLite has ``DROP INDEX``);
+2. batch A: drop foreign keys, change types (columns stay nullable for now), rename,
+   drop and add columns (added ones nullable);
+3. fill the NULLs of columns that become NOT NULL, with the default or a zero value;
+4. batch B: make those columns NOT NULL, create the new foreign keys (a new foreign
+   key must not share a batch with the rename of its column);
+5. create the new indexes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...model import ir
+from ...regen.migrations import SchemaDiff, TableChange
+from ..columns import indexed
+from ..pysource import INDENT, LINE_LENGTH, call, literal
+from .db_columns import Column, column, fill_value, pg_type
+from .storage import migration_type
+
+
+def _index_name(table: str, name: str) -> str:
+    return f"ix_{table}_{name}"
+
+
+def _fk_name(table: str, name: str, target: str) -> str:
+    return f"fk_{table}_{name}_{target}"
+
+
+@dataclass(frozen=True)
+class _Pair:
+    before: Column
+    after: Column
+    field: ir.Field  # the field after the change
+
+
+def _pairs(change: TableChange, diff: SchemaDiff) -> list[_Pair]:
+    return [
+        _Pair(column(b, diff.before), column(a, diff.after), a)
+        for b, a in change.kept
+        if not a.is_key
+    ]
+
+
+def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """Names of kept columns whose storage changed (a rename alone is not one)."""
+    if _same_storage(change, diff):
+        return []
+    return [
+        p.after.name
+        for p in _pairs(change, diff)
+        if (p.before.type, p.before.nullable, p.before.index, p.before.foreign_key)
+        != (p.after.type, p.after.nullable, p.after.index, p.after.foreign_key)
+    ]
+
+
+def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
+    table = change.before.table
+    names = [f.name for f in change.dropped if indexed(f)]
+    names += [
+        p.before.name
+        for p in _pairs(change, diff)
+        if p.before.index and (not p.after.index or p.before.name != p.after.name)
+    ]
+    return [
+        call(
+            "op.drop_index",
+            [f"op.f({literal(_index_name(table, n))})", f"table_name={literal(table)}"],
+            indent=1,
+        )
+        for n in names
+    ]
+
+
+def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
+    table = change.after.table
+    names = [f.name for f in change.added if indexed(f)]
+    names += [
+        p.after.name
+        for p in _pairs(change, diff)
+        if p.after.index and (not p.before.index or p.before.name != p.after.name)
+    ]
+    return [
+        call(
+            "op.create_index",
+            [
+                f"op.f({literal(_index_name(table, n))})",
+                literal(table),
+                literal([n]),
+            ],
+            indent=1,
+        )
+        for n in names
+    ]
+
+
+def _drop_foreign_key(table: str, col: Column) -> str:
+    assert col.foreign_key is not None
+    name = _fk_name(table, col.name, col.foreign_key[0])
+    return call(
+        "batch_op.drop_constraint",
+        [f"op.f({literal(name)})", 'type_="foreignkey"'],
+        indent=2,
+    )
+
+
+def _create_foreign_key(table: str, col: Column) -> str:
+    assert col.foreign_key is not None
+    target, key, action = col.foreign_key
+    return call(
+        "batch_op.create_foreign_key",
+        [
+            f"op.f({literal(_fk_name(table, col.name, target))})",
+            literal(target),
+            literal([col.name]),
+            literal([key]),
+            f"ondelete={literal(action)}",
+        ],
+        indent=2,
+    )
+
+
+def _alter(name: str, args: list[str]) -> str:
+    return call("batch_op.alter_column", [literal(name), *args], indent=2)
+
+
+def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """Foreign keys dropped, types changed, columns renamed, dropped and added."""
+    table = change.before.table
+    lines = [
+        _drop_foreign_key(table, column(f, diff.before))
+        for f in change.dropped
+        if f.relation
+    ]
+    lines += [
+        _drop_foreign_key(table, p.before)
+        for p in _pairs(change, diff)
+        if p.before.foreign_key
+        and (
+            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+        )
+    ]
+    for p in _pairs(change, diff):
+        loosen = not p.before.nullable and p.after.nullable
+        if p.before.type != p.after.type or loosen:
+            args = [f"existing_type={p.before.type}"]
+            if p.before.type != p.after.type:
+                using = f"{p.before.name}::{pg_type(p.after.type)}"
+                args += [f"type_={p.after.type}", f"postgresql_using={literal(using)}"]
+            if loosen:
+                args.append("nullable=True")
+            lines.append(_alter(p.before.name, args))
+    lines += [
+        _alter(p.before.name, [f"new_column_name={literal(p.after.name)}"])
+        for p in _pairs(change, diff)
+        if p.before.name != p.after.name
+    ]
+    lines += [f"batch_op.drop_column({literal(f.name)})" for f in change.dropped]
+    lines += [
+        call(
+            "batch_op.add_column",
+            [
+                call(
+                    "sa.Column",
+                    [literal(f.name), migration_type(f), "nullable=True"],
+                    indent=3,
+                )
+            ],
+            indent=2,
+        )
+        for f in change.added
+    ]
+    return lines
+
+
+def _tightened(change: TableChange, diff: SchemaDiff) -> list[ir.Field]:
+    """Fields that end NOT NULL but are nullable after the first batch."""
+    fields = [f for f in change.added if not f.column_nullable]
+    fields += [
+        p.field
+        for p in _pairs(change, diff)
+        if p.before.nullable and not p.after.nullable
+    ]
+    return fields
+
+
+def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
+    lines = []
+    for field in fields:
+        value = fill_value(field)
+        if value is None:
+            lines.append(
+                f"# Rows without a {field.name} must get one before the next step."
+            )
+            continue
+        name = literal(field.name)
+        table_call = call(
+            "sa.table",
+            [
+                literal(change.after.table),
+                call("sa.column", [name, migration_type(field)], indent=1),
+            ],
+            indent=1,
+            prefix="table = ",
+        )
+        chain = [
+            "table.update()",
+            f".where(table.c[{name}].is_(None))",
+            f".values({{{name}: {value}}})",
+        ]
+        lines += [table_call, _execute(chain)]
+    return lines
+
+
+def _execute(chain: list[str]) -> str:
+    """``op.execute(a.b().c())``, or with one call of the chain per line, as black."""
+    one_line = f"op.execute({''.join(chain)})"
+    if len(INDENT + one_line) <= LINE_LENGTH:
+        return one_line
+    inner = "\n" + INDENT * 2
+    return f"op.execute({inner}{inner.join(chain)}\n{INDENT})"
+
+
+def _second_batch(
+    change: TableChange, diff: SchemaDiff, fields: list[ir.Field]
+) -> list[str]:
+    table = change.after.table
+    lines = [
+        _alter(f.name, [f"existing_type={migration_type(f)}", "nullable=False"])
+        for f in fields
+    ]
+    lines += [
+        _create_foreign_key(table, column(f, diff.after))
+        for f in change.added
+        if f.relation
+    ]
+    lines += [
+        _create_foreign_key(table, p.after)
+        for p in _pairs(change, diff)
+        if p.after.foreign_key
+        and (
+            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+        )
+    ]
+    return lines
+
+
+def _batch(table: str, lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    body = "".join(f"\n        {line}" for line in lines)
+    return [f"with op.batch_alter_table({literal(table)}) as batch_op:{body}"]
+
+
+def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
+    """Whether the table stays as it is: the same resource, relations to the same keys.
+
+    Checked first, so that a diff over many tables costs little for those it keeps.
+    """
+    if change.added or change.dropped or change.before != change.after:
+        return False
+    for name in {f.relation for f in change.after.fields if f.relation}:
+        old, new = diff.before.resource(name), diff.after.resource(name)
+        if (old.table, old.key) != (new.table, new.key):
+            return False
+    return True
+
+
+def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """The statements that bring one table from ``before`` to ``after``."""
+    if _same_storage(change, diff):
+        return []
+    table = change.after.table
+    tightened = _tightened(change, diff)
+    return [
+        *_dropped_indexes(change, diff),
+        *_batch(table, _first_batch(change, diff)),
+        *_fills(change, tightened),
+        *_batch(table, _second_batch(change, diff, tightened)),
+        *_created_indexes(change, diff),
+    ]

@@ -1,0 +1,279 @@
+"""Context of the FastAPI project's emitted API tests: sample payloads and cases.
+
+Every value the tests compare is a module constant of the emitted test file, so the
+test bodies are fixed text and only the constants vary with the manifest.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from ...model import ir, naming
+from ...model.samples import sample_value
+from ..pysource import LINE_LENGTH, call, exploded, literal
+
+_MISSING_KEYS = {"integer": "999999999", "uuid": "00000000-0000-0000-0000-000000000000"}
+_RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
+
+
+# Samples asked for again and again per resource, by the field object itself (kept
+# alive here, so its id is not reused): equal fields may still differ (1 vs 1.0).
+_SAMPLES: dict[tuple[int, int], tuple[ir.Field, Any]] = {}
+
+
+def sample(field: ir.Field, n: int = 1) -> Any:
+    """A value the API accepts for ``field``, written as the API writes it back."""
+    found = _SAMPLES.get((id(field), n))
+    if found is None:
+        if len(_SAMPLES) > 100_000:
+            _SAMPLES.clear()
+        found = _SAMPLES[(id(field), n)] = (field, _sample(field, n))
+    return found[1]
+
+
+def _sample(field: ir.Field, n: int) -> Any:
+    value = sample_value(field, n)
+    if field.format == "date-time" and isinstance(value, str):
+        parsed = datetime.datetime.fromisoformat(value)
+        if parsed.tzinfo is None:
+            value = parsed.replace(tzinfo=datetime.UTC).isoformat()
+    return value
+
+
+def _query_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _sampled_fields(resource: ir.Resource) -> list[ir.Field]:
+    """Writable, non-relation fields that have a sample value."""
+    return [
+        f
+        for f in resource.fields
+        if not (f.read_only or f.is_key or f.relation) and sample(f) is not None
+    ]
+
+
+def _distinct(resource: ir.Resource) -> list[ir.Field]:
+    """Sampled fields whose first two samples differ and come back as sent."""
+    return [
+        f
+        for f in _sampled_fields(resource)
+        if f.format != "password" and sample(f, 1) != sample(f, 2)
+    ]
+
+
+def _variable(resource: ir.Resource) -> str:
+    name = naming.snake(resource.name)
+    return f"{name}_record" if name in _RESERVED_NAMES else name
+
+
+@dataclass(frozen=True)
+class Parent:
+    """A related record a test creates first."""
+
+    variable: str
+    constant: str
+    uri: str
+    payload: str  # the constant's value, black-laid-out
+    create: str  # the statement creating it
+
+
+def _parent_resources(resource: ir.Resource, project: ir.Project) -> list[ir.Resource]:
+    """Targets of the relations (and their required ones), dependencies first."""
+    order: list[ir.Resource] = []
+
+    def visit(current: ir.Resource, every_relation: bool) -> None:
+        for field in current.fields:
+            if not field.relation or field.relation == current.name:
+                continue
+            target = project.resource(field.relation)
+            if (every_relation or field.required) and target not in order:
+                visit(target, False)
+                if target not in order and target is not resource:
+                    order.append(target)
+
+    visit(resource, True)
+    return order
+
+
+def _relation_items(
+    resource: ir.Resource, project: ir.Project, every: bool
+) -> list[str]:
+    items = []
+    for field in resource.fields:
+        if field.relation and field.relation != resource.name:
+            if every or field.required:
+                target = project.resource(field.relation)
+                items.append(
+                    f"{literal(field.name)}: {_variable(target)}[{literal(target.key)}]"
+                )
+    return items
+
+
+def _payload_items(resource: ir.Resource) -> list[str]:
+    return [
+        f"{literal(f.name)}: {literal(sample(f))}" for f in _sampled_fields(resource)
+    ]
+
+
+def parents_context(resource: ir.Resource, project: ir.Project) -> list[Parent]:
+    """The records to create before a valid payload of ``resource`` can be sent."""
+    parents = []
+    for target in _parent_resources(resource, project):
+        constant = naming.snake(target.name).upper() + "_PAYLOAD"
+        relations = _relation_items(target, project, every=False)
+        body = (
+            "{**" + constant + ", " + ", ".join(relations) + "}"
+            if relations
+            else constant
+        )
+        statement = call(
+            "create",
+            ["client", literal(target.uri), body],
+            indent=1,
+            prefix=f"{_variable(target)} = ",
+        )
+        payload = exploded("{", _payload_items(target), "}", indent=0)
+        parents.append(
+            Parent(_variable(target), constant, target.uri, payload, statement)
+        )
+    return parents
+
+
+Constants = list[tuple[str, Any]]
+
+
+def _required_constants(resource: ir.Resource) -> Constants:
+    required = [
+        f
+        for f in resource.fields
+        if f.required and not f.has_default and not (f.read_only or f.is_key)
+    ]
+    if not required:
+        return []
+    message = f"The {required[0].label} field is required."
+    if len(required) > 1:
+        others = len(required) - 1
+        message += f" (and {others} more error{'s' if others > 1 else ''})"
+    return [("REQUIRED", [f.name for f in required]), ("REQUIRED_MESSAGE", message)]
+
+
+def _type_constants(resource: ir.Resource) -> Constants:
+    sampled = _sampled_fields(resource)
+    constants: Constants = []
+    if sampled:
+        first = sampled[0]
+        wrong = 12345 if isinstance(sample(first), str) else "12345"
+        constants += [("WRONG_TYPE_FIELD", first.name), ("WRONG_TYPE_VALUE", wrong)]
+    not_null = [f for f in sampled if not f.column_nullable]
+    if not_null:
+        constants.append(("NOT_NULL_FIELD", not_null[0].name))
+    return constants
+
+
+def _list_constants(resource: ir.Resource) -> Constants:
+    distinct = _distinct(resource)
+    filterable = [f for f in distinct if f.filterable]
+    searchable = [f for f in distinct if f.name in resource.search]
+    constants: Constants = []
+    if distinct:
+        field = distinct[0]
+        constants += [("PATCH_FIELD", field.name), ("PATCH_VALUE", sample(field, 2))]
+    if filterable:
+        field = filterable[0]
+        constants += [
+            ("FILTER_FIELD", field.name),
+            ("FILTER_TEXT", _query_text(sample(field))),
+            ("FILTER_VALUE", sample(field)),
+            ("FILTER_OTHER", sample(field, 2)),
+        ]
+    if searchable:
+        field = searchable[0]
+        constants += [
+            ("SEARCH_FIELD", field.name),
+            ("SEARCH_TEXT", str(sample(field)).upper()),
+            ("SEARCH_OTHER", sample(field, 2)),
+        ]
+    return constants
+
+
+def _relation_field(resource: ir.Resource) -> ir.Field | None:
+    """The relation the tests exercise: the first one to another resource."""
+    return next(
+        (f for f in resource.fields if f.relation and f.relation != resource.name),
+        None,
+    )
+
+
+def _relation_constants(resource: ir.Resource, project: ir.Project) -> Constants:
+    field = _relation_field(resource)
+    if field is None:
+        return []
+    target = project.resource(field.relation or "")
+    return [
+        ("RELATION_FIELD", field.name),
+        ("RELATION_URL", f"/admin/resource/{target.uri}/crud"),
+    ]
+
+
+def _cases(constants: Constants, resource: ir.Resource) -> dict[str, bool]:
+    """Which optional tests the module has: those whose constants exist."""
+    names = {name for name, _ in constants}
+    cases = {"required": "REQUIRED" in names}
+    for case in ("wrong_type", "not_null", "patch", "filter", "search", "relation"):
+        cases[case] = f"{case.upper()}_FIELD" in names
+    relation = _relation_field(resource)
+    cases["required_relation"] = relation is not None and not relation.column_nullable
+    cases["round_trip"] = _round_trips(resource)
+    return cases
+
+
+def _round_trips(resource: ir.Resource) -> bool:
+    """Whether a CSV export imports back as it was: nothing it cannot write back."""
+    return not any(
+        (f.format == "password" and f.required) or (f.read_only and not f.is_key)
+        for f in resource.fields
+    )
+
+
+def _assignment(name: str, value: Any) -> str:
+    line = f"{name} = {literal(value)}"
+    if len(line) <= LINE_LENGTH or not isinstance(value, list | tuple):
+        return line
+    opening, closing = ("(", ")") if isinstance(value, tuple) else ("[", "]")
+    items = [literal(v) for v in value]
+    return exploded(f"{name} = {opening}", items, closing, indent=0)
+
+
+def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
+    """Context of ``tests/test_<module>_api.py``: sample payloads, cases to try."""
+    key = resource.key_field
+    constants: Constants = [
+        ("URI", resource.uri),
+        ("URL", f"/admin/resource/{resource.uri}/crud"),
+        ("HANDLER", f"/admin/resource/{resource.uri}/handler"),
+        ("FORM_PAGE", f"/admin/resource/{resource.uri}/form-page"),
+        ("LABEL", resource.model_name),
+        ("KEY", resource.key),
+        ("MISSING_KEY", _MISSING_KEYS.get(key.format or key.type, "no-such-key")),
+        ("HIDDEN", tuple(f.name for f in resource.fields if f.format == "password")),
+    ]
+    constants += _required_constants(resource) + _type_constants(resource)
+    constants += _list_constants(resource) + _relation_constants(resource, project)
+    items = _payload_items(resource) + _relation_items(resource, project, every=True)
+    return {
+        "resource_name": resource.name,
+        "url": f"/admin/resource/{resource.uri}/crud",
+        "constants": [_assignment(name, value) for name, value in constants],
+        "parents": parents_context(resource, project),
+        "payload": exploded("{", items, "}", indent=1),
+        "tags": [
+            call(
+                "", [literal(tag.uri), literal(dict(tag.filter))], indent=2, suffix=","
+            )
+            for tag in resource.query_tags
+        ],
+        "has": _cases(constants, resource),
+    }

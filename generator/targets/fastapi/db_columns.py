@@ -1,0 +1,90 @@
+"""A field as a database column, for the migrations that change it.
+
+What a column is (type, nullability, index, foreign key) so a change can be told, its
+PostgreSQL type for ``USING`` casts, and the value its NULLs get when it becomes
+NOT NULL.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...model import ir
+from ..columns import default_code, indexed
+from ..pysource import literal
+from .storage import migration_type, on_delete
+
+_PG_TYPES = (
+    (r"sa\.String\((\d+)\)", r"varchar(\1)"),
+    (r"sa\.String\(\)", "varchar"),
+    (r"sa\.Text\(\)", "text"),
+    (r"sa\.Integer\(\)", "integer"),
+    (r"sa\.BigInteger\(\)", "bigint"),
+    (r"sa\.Double\(\)", "double precision"),
+    (r"sa\.Boolean\(\)", "boolean"),
+    (r"sa\.Date\(\)", "date"),
+    (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
+    (r"sa\.Uuid\(\)", "uuid"),
+)
+_ZERO_BY_FORMAT = {
+    "date": "datetime.date(1970, 1, 1)",
+    "date-time": "datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)",
+    "uuid": "uuid.UUID(int=0)",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """What a field is in the database: enough to tell whether it changed."""
+
+    name: str
+    type: str
+    nullable: bool
+    index: bool
+    foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
+
+
+def column(field: ir.Field, project: ir.Project) -> Column:
+    """The storage of ``field`` in ``project``."""
+    foreign_key = None
+    if field.relation:
+        target = project.resource(field.relation)
+        foreign_key = (target.table, target.key, on_delete(field))
+    return Column(
+        name=field.name,
+        type=migration_type(field),
+        nullable=field.column_nullable,
+        index=indexed(field),
+        foreign_key=foreign_key,
+    )
+
+
+def pg_type(type_code: str) -> str:
+    """The PostgreSQL spelling of a migration type, for ``USING col::type``."""
+    for pattern, replacement in _PG_TYPES:
+        if re.fullmatch(pattern, type_code):
+            return re.sub(pattern, replacement, type_code)
+    raise ValueError(f"no PostgreSQL type known for {type_code}")
+
+
+def fill_value(field: ir.Field) -> str | None:
+    """Python source of the value NULLs get when ``field`` becomes NOT NULL.
+
+    The manifest's default, else a zero of the type; ``None`` for a relation, which no
+    made-up value can satisfy.
+    """
+    if field.relation:
+        return None
+    if field.has_default:
+        return default_code(field)
+    if field.enum:
+        return literal(field.enum[0])
+    if field.type == "string":
+        return _ZERO_BY_FORMAT.get(field.format or "", '""')
+    if field.type == "boolean":
+        return "False"
+    zero = 0 if field.type == "integer" else 0.0
+    low, high = field.minimum, field.maximum
+    value = max(zero, low) if low is not None else zero
+    return literal(min(value, high) if high is not None else value)

@@ -1,0 +1,162 @@
+"""The Alembic file of a :class:`~generator.regen.migrations.SchemaDiff`, and its place.
+
+Tables are created first (relation targets first), then changed one by one
+(:mod:`.alter`), then dropped; the downgrade is the reversed diff. The new
+revision follows the single head of the project's migrations, hand-written ones
+included.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from ...errors import OutputError
+from ...model import ir
+from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
+from ...render.plan import FilePlan
+from ..pysource import literal
+from .alter import altered_columns, table_change_lines
+from .storage import table_context
+
+TEMPLATE = "fastapi/migration_step.py.jinja"
+
+
+def _create_table_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    table = table_context(resource, project)
+    elements = "".join(f"\n        {e}" for e in table["elements"])
+    return [f"op.create_table(\n        {table['name']},{elements}\n    )"] + list(
+        table["indexes"]
+    )
+
+
+def operation_lines(diff: SchemaDiff) -> list[str]:
+    """Every statement of ``upgrade()`` for ``diff`` (``[]``: nothing to migrate)."""
+    lines: list[str] = []
+    for resource in diff.created:
+        lines += _create_table_lines(resource, diff.after)
+    for change in diff.changed:
+        lines += table_change_lines(change, diff)
+    lines += [f"op.drop_table({literal(r.table)})" for r in diff.dropped]
+    return lines
+
+
+def steps(diff: SchemaDiff) -> list[Step]:
+    """What the migration does, in words: structural changes then altered columns."""
+    result = structural_steps(diff)
+    for change in diff.changed:
+        result += [
+            Step("alter", change.after.table, name)
+            for name in altered_columns(change, diff)
+        ]
+    return result
+
+
+def _imports(lines: list[str]) -> dict[str, bool]:
+    text = "\n".join(lines)
+    return {
+        "uses_datetime": "datetime." in text,
+        "uses_uuid": "uuid." in text,
+        "uses_sa": "sa." in text,
+    }
+
+
+def migration_plan(
+    diff: SchemaDiff, *, revision: str, down_revision: str | None, header: list[str]
+) -> FilePlan | None:
+    """The plan of the migration for ``diff``, or ``None`` when the tables agree."""
+    upgrade = operation_lines(diff)
+    if not upgrade:
+        return None
+    downgrade = operation_lines(diff.reversed())
+    described = steps(diff)
+    context: dict[str, Any] = {
+        "header": header,
+        "summary": _summary(described, diff.after),
+        "details": [str(s) for s in described] if len(described) > 1 else [],
+        "revision": literal(revision),
+        "revision_id": revision,
+        "down_revision": literal(down_revision),
+        "down_revision_id": down_revision or "",
+        "upgrade": upgrade,
+        "downgrade": downgrade,
+        **_imports(upgrade + downgrade),
+    }
+    path = f"migrations/versions/{revision}_{slug(described)}.py"
+    return FilePlan(path, TEMPLATE, context, owner="generated")
+
+
+def _summary(described: list[Step], project: ir.Project) -> str:
+    if len(described) == 1:
+        text = str(described[0])
+        return text[:1].upper() + text[1:] + "."
+    return f"Bring the tables of {project.name} in line with the manifest."
+
+
+# --- where the new migration goes -----------------------------------------------------
+
+
+# A line that may start a module-level assignment of a revision identifier.
+_REVISION_LINE = re.compile(r"^\(*\s*(?:down_)?revision\b.*$", re.MULTILINE)
+
+
+def _head_statements(text: str) -> list[ast.stmt] | None:
+    """The module's statements up to its last revision line (``None``: no Python).
+
+    A revision file is parsed only that far (a big ``0001_initial`` costs ~0.5 s to
+    parse whole): a prefix that parses ends where a statement ends, so its statements
+    are the file's first ones. A prefix that does not parse falls back to the whole.
+    """
+    lines = list(_REVISION_LINE.finditer(text))
+    prefix = text[: lines[-1].end()] if lines else ""
+    for source in (prefix, text) if prefix else (text,):
+        try:
+            return ast.parse(source).body
+        except SyntaxError:
+            continue
+    return None
+
+
+def _assigned(body: list[ast.stmt] | None, name: str) -> str | None:
+    """The string assigned to ``name`` at module level (``revision: str = "0002"``)."""
+    if body is None:
+        return None
+    for node in body:
+        target: ast.expr | None = None
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        value = getattr(node, "value", None)
+        if (
+            isinstance(target, ast.Name)
+            and target.id == name
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+        ):
+            return value.value
+    return None
+
+
+def next_migration_ids(existing: Mapping[str, str]) -> tuple[str, str | None]:
+    """The new revision's id and its ``down_revision``: the one head of ``existing``.
+
+    ``existing`` maps migration file paths to their text, hand-written ones included.
+    """
+    revisions: dict[str, str | None] = {}
+    for text in existing.values():
+        body = _head_statements(text)
+        revision = _assigned(body, "revision")
+        if revision is not None:
+            revisions[revision] = _assigned(body, "down_revision")
+    heads = sorted(set(revisions) - set(revisions.values()))
+    if len(heads) > 1:
+        raise OutputError(
+            f"the migrations have {len(heads)} heads ({', '.join(heads)}); "
+            "join them with 'alembic merge heads' before regenerating"
+        )
+    names = [PurePosixPath(p).name for p in existing] + list(revisions)
+    return next_revision(names), heads[0] if heads else None

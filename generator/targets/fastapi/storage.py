@@ -1,0 +1,189 @@
+"""SQLAlchemy storage for the FastAPI target: column types, models, migration tables.
+
+The models and the initial migration are written from the same functions, so the
+tables Alembic creates are the tables the models declare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import ir
+from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ..pysource import call, literal
+
+_KEY_TYPE = 'sa.BigInteger().with_variant(sa.Integer(), "sqlite")'
+
+
+def _integer_type(field: ir.Field) -> str:
+    if field.enum is not None:
+        return (
+            "sa.Integer"
+            if fits_int32(min(field.enum), max(field.enum))
+            else ("sa.BigInteger")
+        )
+    return "sa.Integer" if fits_int32(field.minimum, field.maximum) else "sa.BigInteger"
+
+
+def _string_type(field: ir.Field) -> str:
+    if field.enum is not None:
+        return f"sa.String({max(len(str(o)) for o in field.enum)})"
+    by_format = {
+        "text": "sa.Text",
+        "uuid": "sa.Uuid",
+        "password": "sa.String(255)",
+        "date": "sa.Date",
+        "date-time": "sa.DateTime(timezone=True)",
+    }
+    if field.format in by_format:
+        return by_format[field.format]
+    return f"sa.String({field.max_length})" if field.max_length else "sa.String"
+
+
+def sa_type(field: ir.Field) -> str:
+    """The SQLAlchemy column type of a field (relations and keys excepted)."""
+    if field.type == "integer":
+        return _integer_type(field)
+    if field.type == "number":
+        return "sa.Double"
+    if field.type == "boolean":
+        return "sa.Boolean"
+    return _string_type(field)
+
+
+def python_type(field: ir.Field) -> str:
+    """The ``Mapped[...]`` type of a field's column."""
+    if field.type == "string":
+        base = {
+            "date": "datetime.date",
+            "date-time": "datetime.datetime",
+            "uuid": "uuid.UUID",
+        }.get(field.format or "", "str")
+    else:
+        base = {"integer": "int", "number": "float", "boolean": "bool"}[field.type]
+    return f"{base} | None" if field.column_nullable else base
+
+
+def _foreign_key(field: ir.Field, project: ir.Project) -> str:
+    target = project.resource(field.relation or "")
+    reference = literal(f"{target.table}.{target.key}")
+    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))})"
+
+
+def on_delete(field: ir.Field) -> str:
+    """What deleting a related record does: clear an optional link, else refuse."""
+    return "SET NULL" if field.column_nullable else "RESTRICT"
+
+
+def column_args(field: ir.Field, project: ir.Project) -> list[str]:
+    """The arguments of the model's ``mapped_column(...)`` for a field."""
+    if is_integer_key(field):
+        return ["BigKey", "primary_key=True"]
+    args = (
+        ["sa.BigInteger", _foreign_key(field, project)]
+        if field.relation
+        else [sa_type(field)]
+    )
+    if field.is_key:
+        args.append("primary_key=True")
+    default = default_code(field)
+    if default is not None:
+        args.append(f"default={default}")
+    if indexed(field):
+        args.append("index=True")
+    return args
+
+
+def column_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    """One ``name: Mapped[...] = mapped_column(...)`` line per field, black-laid-out."""
+    return [
+        call(
+            "mapped_column",
+            column_args(field, project),
+            indent=1,
+            prefix=f"{field.name}: Mapped[{python_type(field)}] = ",
+        )
+        for field in resource.fields
+    ]
+
+
+def model_imports(resource: ir.Resource) -> list[str]:
+    """Standard-library modules the model's annotations and defaults need."""
+    formats = {f.format for f in resource.fields if f.type == "string"}
+    modules = []
+    if formats & {"date", "date-time"}:
+        modules.append("datetime")
+    if "uuid" in formats:
+        modules.append("uuid")
+    return modules
+
+
+def migration_type(field: ir.Field) -> str:
+    """The column type as a migration writes it (``sa.String(200)``, the key type)."""
+    if is_integer_key(field):
+        return _KEY_TYPE
+    if field.relation:
+        return "sa.BigInteger()"
+    type_code = sa_type(field)
+    return type_code if type_code.endswith(")") else type_code + "()"
+
+
+def _constraint_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    table = resource.table
+    lines = [
+        call(
+            "sa.PrimaryKeyConstraint",
+            [literal(resource.key), f"name=op.f({literal('pk_' + table)})"],
+            indent=2,
+            suffix=",",
+        )
+    ]
+    for field in resource.fields:
+        if not field.relation:
+            continue
+        target = project.resource(field.relation)
+        name = f"fk_{table}_{field.name}_{target.table}"
+        args = [
+            literal([field.name]),
+            literal([f"{target.table}.{target.key}"]),
+            f"name=op.f({literal(name)})",
+            f"ondelete={literal(on_delete(field))}",
+        ]
+        lines.append(call("sa.ForeignKeyConstraint", args, indent=2, suffix=","))
+    return lines
+
+
+def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
+    """One ``op.create_table`` with its columns, constraints and indexes."""
+    table = resource.table
+    columns = [
+        call(
+            "sa.Column",
+            [
+                literal(field.name),
+                migration_type(field),
+                f"nullable={field.column_nullable}",
+            ],
+            indent=2,
+            suffix=",",
+        )
+        for field in resource.fields
+    ]
+    indexes = [
+        call(
+            "op.create_index",
+            [
+                f"op.f({literal(f'ix_{table}_{field.name}')})",
+                literal(table),
+                literal([field.name]),
+            ],
+            indent=1,
+        )
+        for field in resource.fields
+        if indexed(field)
+    ]
+    return {
+        "name": literal(table),
+        "elements": columns + _constraint_lines(resource, project),
+        "indexes": indexes,
+    }

@@ -1,0 +1,118 @@
+"""The FastAPI target: the skeleton's answers, and the plan of the resource files.
+
+Each context builder is a small function for one concern; templates only place the
+strings these functions precompute and loop over the lists they prepare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import ir
+from ...model.samples import creation_order
+from ...regen.migrations import diff_schema
+from ...render.plan import FilePlan
+from .. import common
+from ..base import Target
+from ..columns import is_integer_key
+from ..pysource import literal
+from .api_tests import api_test_context
+from .migrations import migration_plan, next_migration_ids
+from .page_tests import pages_test_context
+from .storage import column_lines, model_imports, table_context
+
+_TEMPLATES = "fastapi"
+KERNEL = "app.panel.core"
+
+
+class FastAPITarget(Target):
+    """FastAPI, SQLAlchemy models and Alembic migrations."""
+
+    name = "fastapi"
+    skeleton = "fastapi"
+    templates = _TEMPLATES
+    history_dir = "migrations/versions/"
+    black_stable_templates = frozenset(
+        f"{_TEMPLATES}/{name}"
+        for name in (
+            "hooks.py.jinja",
+            "migration.py.jinja",
+            "migration_step.py.jinja",
+            "oag_config.py.jinja",
+            "resource.py.jinja",
+            "resources_init.py.jinja",
+            "test_api.py.jinja",
+            "test_pages.py.jinja",
+        )
+    )
+
+    def project_plans(self, project: ir.Project) -> list[FilePlan]:
+        """The registry, the initial migration and the spec settings."""
+        return [
+            common.registry_plan(project, _TEMPLATES),
+            FilePlan(
+                "migrations/versions/0001_initial.py",
+                f"{_TEMPLATES}/migration.py.jinja",
+                migration_context(project),
+            ),
+            common.oag_config_plan(project, _TEMPLATES, "app/core/oag_config.py"),
+        ]
+
+    def resource_plans(
+        self, resource: ir.Resource, project: ir.Project
+    ) -> list[FilePlan]:
+        """Declaration and model, the user's hook class, API and page tests."""
+        module = resource.module
+        return [
+            FilePlan(
+                f"app/resources/{module}.py",
+                f"{_TEMPLATES}/resource.py.jinja",
+                resource_context(resource, project),
+            ),
+            common.hooks_plan(resource, _TEMPLATES),
+            FilePlan(
+                f"tests/test_{module}_api.py",
+                f"{_TEMPLATES}/test_api.py.jinja",
+                api_test_context(resource, project),
+            ),
+            FilePlan(
+                f"tests/test_{module}_pages.py",
+                f"{_TEMPLATES}/test_pages.py.jinja",
+                pages_test_context(resource, project),
+            ),
+        ]
+
+    def schema_migration(
+        self, before: ir.Project, after: ir.Project, existing: dict[str, str]
+    ) -> FilePlan | None:
+        """An Alembic revision after the head of ``existing``."""
+        revision, head = next_migration_ids(existing)
+        return migration_plan(
+            diff_schema(before, after),
+            revision=revision,
+            down_revision=head,
+            header=common.header_lines(after),
+        )
+
+
+def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
+    """Context of ``app/resources/<module>.py``: the SQLAlchemy model, the resource."""
+    columns = column_lines(resource, project)
+    return {
+        **common.declaration_context(resource, project, KERNEL),
+        "stdlib_imports": model_imports(resource),
+        "uses_big_key": any(is_integer_key(f) for f in resource.fields),
+        "uses_sa": any("sa." in line for line in columns),
+        "columns": columns,
+    }
+
+
+def migration_context(project: ir.Project) -> dict[str, Any]:
+    """Context of ``migrations/versions/0001_initial.py``: relation targets first."""
+    ordered = creation_order(project)
+    return {
+        "header": common.header_lines(project),
+        "project_name": project.name,
+        "tables": [table_context(r, project) for r in ordered],
+        "drop_order": [literal(r.table) for r in reversed(ordered)],
+    }
