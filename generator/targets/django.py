@@ -1,7 +1,7 @@
 """The Django target: the skeleton's answers, and the plan of the resource files.
 
 The project has the same shape as the FastAPI one where the frameworks allow it: the
-panel kernel (``panel/core/``, the very same files), the generated declarations in
+panel kernel (``panel_core/``, the very same files), the generated declarations in
 ``app/resources/``, the user's classes in ``app/hooks/``. What differs is Django's:
 models and migrations, a settings package, ``manage.py`` commands.
 """
@@ -36,7 +36,7 @@ _TEMPLATES = "django"
 # skeleton files users are expected to adapt (SHARED_FILES).
 HISTORY_DIR = "app/migrations/"
 SHARED_FILES = frozenset({"README.md", "pyproject.toml", ".gitignore"})
-KERNEL = "panel.core"
+KERNEL = "panel_core"
 # Templates whose render is black's output, so black is skipped for them (see
 # generator/format.py); tests/unit/test_templates_black.py and test_format.py prove it.
 BLACK_STABLE_TEMPLATES = frozenset(
@@ -97,7 +97,7 @@ def plan_files(project: ir.Project) -> list[FilePlan]:
 
 
 def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
-    """The ``from panel.core.fields import ...`` line, sorted as isort sorts it."""
+    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it."""
     names = sorted({k.class_name for k in kernel_fields(resource, project)})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]

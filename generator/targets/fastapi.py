@@ -138,11 +138,11 @@ def _from_import(module: str, names: list[str]) -> str:
 
 
 def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
-    """The ``from app.panel.core.fields import ...`` line, sorted as isort sorts it."""
+    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it."""
     names = sorted({k.class_name for k in kernel_fields(resource, project)})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]
-    return _from_import("app.panel.core.fields", ordered)
+    return _from_import("panel_core.fields", ordered)
 
 
 def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
