@@ -7,19 +7,9 @@ sample records and the URLs are the same in both projects' tests.
 
 from __future__ import annotations
 
-from tests.frame import (
-    ID,
-    Boolean,
-    Date,
-    IndexPage,
-    Integer,
-    Number,
-    QueryTag,
-    Resource,
-    Select,
-    Text,
-    Textarea,
-)
+from panel_core.fields import ID, Boolean, Date, Integer, Number, Select, Text, Textarea
+from panel_core.pages import IndexPage
+from panel_core.resource import QueryTag, Resource
 
 URI = "gadget-resource"
 CRUD = f"/admin/resource/{URI}/crud"

@@ -16,8 +16,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from panel.core.pagination import PageUrls, list_body
-from panel.core.query import QueryError, encode_cursor, parse_list_query
+from panel_core.pagination import PageUrls, list_body
+from panel_core.query import QueryError, encode_cursor, parse_list_query
 from tests.gadgets import (
     Gadget,
     GadgetResource,

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.panel.core.pagination import PageUrls, list_body
-from app.panel.core.query import QueryError, encode_cursor, parse_list_query
+from panel_core.pagination import PageUrls, list_body
+from panel_core.query import QueryError, encode_cursor, parse_list_query
 from tests.gadgets import Gadget, GadgetResource, gadget_app
 
 CRUD = "/admin/resource/gadget-resource/crud"
