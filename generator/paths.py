@@ -30,9 +30,14 @@ def resource_templates() -> Path:
     return templates_root() / "resource"
 
 
+def shared_template() -> Path:
+    """The files every skeleton gets as they are, at the same path in each project."""
+    return project_template() / "_shared"
+
+
 def kernel_dir() -> Path:
     """The framework-neutral panel kernel shipped inside every emitted project."""
-    return project_template() / "fastapi" / "app" / "panel" / "core"
+    return shared_template() / "panel_core"
 
 
 @cache

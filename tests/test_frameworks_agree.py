@@ -9,7 +9,7 @@ There is no documented difference: the two targets' specs are byte-identical.
 from __future__ import annotations
 
 import pytest
-from conftest import EXAMPLE_IDS, FRAMEWORKS
+from conftest import EXAMPLE_IDS, FRAMEWORKS, REPO, tree_files
 
 pytestmark = pytest.mark.skipif(
     len(FRAMEWORKS) < 2, reason="only one framework target is enabled"
@@ -27,10 +27,20 @@ def test_django_spec_equals_fastapi_spec(generated, example: str) -> None:
 
 @pytest.mark.parametrize("example", EXAMPLE_IDS)
 def test_both_projects_share_the_kernel_byte_for_byte(generated, example: str) -> None:
-    """Django's ``panel/core`` is FastAPI's ``app/panel/core``: one kernel."""
-    fastapi = generated(example, "fastapi") / "app" / "panel" / "core"
-    django = generated(example, "django") / "panel" / "core"
-    names = sorted(p.name for p in fastapi.glob("*.py"))
-    assert names == sorted(p.name for p in django.glob("*.py"))
-    for name in names:
-        assert (django / name).read_bytes() == (fastapi / name).read_bytes(), name
+    """``templates/project/_shared/`` lands unchanged at the same paths in both.
+
+    That is the kernel ``panel_core`` (its pages, static files and Swagger UI with it)
+    and the tests both projects run.
+    """
+    shared = tree_files(REPO / "templates" / "project" / "_shared")
+    assert "panel_core/openapi.py" in shared and "tests/cases.py" in shared
+    for framework in FRAMEWORKS:
+        project = tree_files(generated(example, framework))
+        copied = {name: project.get(name) for name in shared}
+        assert copied == shared, framework
+
+
+def test_no_symlink_in_the_templates() -> None:
+    """What both frameworks use lives once, in ``_shared/``: no links between them."""
+    links = [p for p in (REPO / "templates").rglob("*") if p.is_symlink()]
+    assert links == []

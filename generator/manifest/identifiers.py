@@ -51,8 +51,9 @@ RESERVED_RESOURCES = frozenset(
 )
 # The emitted project's own packages and the ones it imports.
 RESERVED_PROJECTS = frozenset(
-    "app tests fastapi django config panel generator alembic migrations sqlalchemy"
-    " pydantic pydantic_settings starlette uvicorn jinja2 httpx pytest jwt".split()
+    "app tests fastapi django config panel panel_core generator alembic migrations"
+    " sqlalchemy pydantic pydantic_settings starlette uvicorn jinja2 httpx pytest"
+    " jwt".split()
 )
 # What every resource class has from the panel kernel (``Resource`` and its URL
 # helpers): an async method of that name would replace it.

@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-_FORMAT = "1"
+_FORMAT = "2"  # 2: the skeleton includes templates/project/_shared/
 
 
 def skeleton_key(template: Path, data: Mapping[str, Any]) -> str:

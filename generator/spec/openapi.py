@@ -1,7 +1,8 @@
 """IR → OpenAPI document, by running the emitted project's own spec builder.
 
-The builder lives in the panel kernel (``templates/.../app/panel/core/``), so the
-project's ``oag:generate`` and panelforge at generation time share one implementation.
+The builder lives in the panel kernel (``templates/project/_shared/panel_core/``), so
+the project's ``oag:generate`` and panelforge at generation time share one
+implementation.
 This module loads that package by path under a private name, turns each IR resource
 into a kernel resource declaration, and calls ``build_openapi``.
 """

@@ -25,6 +25,8 @@ from .pysource import (
 
 # The sample records' template serves every framework.
 SAMPLES_TEMPLATE = "fastapi/samples.json.jinja"
+# The panel kernel's import path: one top-level package in every emitted project.
+KERNEL = "panel_core"
 
 
 def copier_data(project: ir.Project) -> dict[str, Any]:
@@ -64,12 +66,12 @@ def from_import(module: str, names: list[str]) -> str:
     return exploded(f"from {module} import (", names, ")", indent=0)
 
 
-def kernel_imports(resource: ir.Resource, project: ir.Project, kernel: str) -> str:
-    """The ``from <kernel>.fields import ...`` line, sorted as isort sorts it."""
+def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
+    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it."""
     names = sorted({k.class_name for k in kernel_fields(resource, project)})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]
-    return from_import(f"{kernel}.fields", ordered)
+    return from_import(f"{KERNEL}.fields", ordered)
 
 
 def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
@@ -202,16 +204,13 @@ def hooks_plan(resource: ir.Resource, templates: str) -> FilePlan:
 
 
 def declaration_context(
-    resource: ir.Resource, project: ir.Project, kernel: str
+    resource: ir.Resource, project: ir.Project
 ) -> dict[str, Any]:
-    """The part of ``app/resources/<module>.py``'s context every framework shares.
-
-    ``kernel`` is the panel kernel's import path in the emitted project.
-    """
+    """The part of ``app/resources/<module>.py``'s context every framework shares."""
     return {
         "header": header_lines(project, resource),
         "resource_name": resource.name,
-        "kernel_import": kernel_imports(resource, project, kernel),
+        "kernel_import": kernel_imports(resource, project),
         "uses_query_tags": bool(resource.query_tags),
         "model_name": resource.model_name,
         "table": literal(resource.table),

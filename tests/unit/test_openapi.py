@@ -160,7 +160,7 @@ def test_loading_the_kernel_leaves_the_template_tree_clean() -> None:
         "bad = {'fastapi', 'starlette', 'sqlalchemy', 'django', 'pydantic'};"
         "print(sorted(bad & {m.split('.')[0] for m in sys.modules}))"
     )
-    kernel = REPO / "templates/project/fastapi/app/panel/core"
+    kernel = REPO / "templates/project/_shared/panel_core"
     before = sorted(p.name for p in kernel.rglob("*"))
     paths = os.pathsep.join([str(REPO), str(Path(__file__).parent)])
     result = subprocess.run(

@@ -226,8 +226,8 @@ def test_fields_block_uses_the_kernel_mapping() -> None:
 
 def test_kernel_imports_are_sorted_as_isort_sorts_them() -> None:
     library = projects.library()
-    line = common.kernel_imports(library.resource("Author"), library, "app.panel.core")
-    assert line == "from app.panel.core.fields import ID, Date, Email, Text, Url"
+    line = common.kernel_imports(library.resource("Author"), library)
+    assert line == "from panel_core.fields import ID, Date, Email, Text, Url"
 
 
 def test_resource_context_declares_tags_and_methods() -> None:

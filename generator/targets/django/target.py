@@ -1,7 +1,7 @@
 """The Django target: the skeleton's answers, and the plan of the resource files.
 
 The project has the same shape as the FastAPI one where the frameworks allow it: the
-panel kernel (``panel/core/``, the very same files), the generated declarations in
+panel kernel (``panel_core/``, the very same files), the generated declarations in
 ``app/resources/``, the user's classes in ``app/hooks/``. What differs is Django's:
 models and migrations, a settings package, ``manage.py`` commands.
 """
@@ -21,7 +21,6 @@ from .migrations import create_model, migration_plan, next_migration
 from .storage import model_field_lines, model_imports
 
 _TEMPLATES = "django"
-KERNEL = "panel.core"
 
 
 class DjangoTarget(Target):
@@ -88,7 +87,7 @@ class DjangoTarget(Target):
 def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """Context of ``app/resources/<module>.py``: the Django model and the resource."""
     return {
-        **common.declaration_context(resource, project, KERNEL),
+        **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource),
         "fields_of_model": model_field_lines(resource, project),
         "str_expression": str_expression(resource),

@@ -22,7 +22,6 @@ from .page_tests import pages_test_context
 from .storage import column_lines, model_imports, table_context
 
 _TEMPLATES = "fastapi"
-KERNEL = "app.panel.core"
 
 
 class FastAPITarget(Target):
@@ -99,7 +98,7 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     """Context of ``app/resources/<module>.py``: the SQLAlchemy model, the resource."""
     columns = column_lines(resource, project)
     return {
-        **common.declaration_context(resource, project, KERNEL),
+        **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource),
         "uses_big_key": any(is_integer_key(f) for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns),

@@ -1,6 +1,6 @@
 """Every error of the project answered alike: JSON ``{"message": …}`` or a page.
 
-Views raise the kernel's exceptions (``panel.core.errors``); ``PanelErrorMiddleware``
+Views raise the kernel's exceptions (``panel_core.errors``); ``PanelErrorMiddleware``
 answers them, and turns Django's own 405 (a view without the method) into the panel's,
 with ``Allow`` naming every method of the path. ``config/urls.py`` points Django's
 error handlers here, so unknown paths (404), bodies Django refuses (400 → 413) and
@@ -17,15 +17,16 @@ from collections.abc import Callable
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
-from .accept import wants_json
-from .bodies import too_large
-from .core.errors import (
+from panel_core.errors import (
     MethodNotAllowed,
     NotFound,
     PanelError,
     ServerError,
 )
-from .core.routes import allowed_methods
+from panel_core.routes import allowed_methods
+
+from .accept import wants_json
+from .bodies import too_large
 from .responses import json_response
 
 

@@ -19,16 +19,17 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 
-from .auth_state import revoke_token
-from .core.accounts import FAILED
-from .core.errors import InvalidInput
-from .core.tokens import (
+from panel_core.accounts import FAILED
+from panel_core.errors import InvalidInput
+from panel_core.tokens import (
     Claims,
     TokenKeys,
     VerifiedTokens,
     bearer_token,
     issue_token,
 )
+
+from .auth_state import revoke_token
 from .responses import json_response
 from .tokens import token_keys
 from .users import check_credentials, token_user

@@ -15,8 +15,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.errors import Unauthenticated
+
 from .auth import authentication
-from .core.errors import Unauthenticated
 from .current import end_request, panel_route, remember_route, start_request
 from .errors import error_response
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.urls import safe_path
+
 from .bodies import form_value
-from .core.urls import safe_path
 from .flash import flash
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from django.http import HttpResponse
 
-from .core import answers
+from panel_core import answers
 
 _OPTIONS = orjson.OPT_NAIVE_UTC
 

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.accounts import attempt_key
+from panel_core.errors import TooManyRequests
+
 from .auth_state import clear_attempts, count_attempt
-from .core.accounts import attempt_key
-from .core.errors import TooManyRequests
 
 if TYPE_CHECKING:
     from .login import Credentials, Next

@@ -1,6 +1,6 @@
 """The panel's URLs: every route of the kernel's table, by name, in ``panel``.
 
-Patterns come from ``panel.core.routes.ROUTES``, so ``reverse("panel:crud.update",
+Patterns come from ``panel_core.routes.ROUTES``, so ``reverse("panel:crud.update",
 kwargs={"resourceUri": "book-resource", "resourceItem": 5})`` and the kernel's
 ``url_for("crud.update", ...)`` give the same path. Routes sharing a path (list, store
 and mass delete) share one view, which dispatches on the HTTP method.
@@ -12,7 +12,8 @@ import re
 
 from django.urls import URLPattern, path
 
-from .core.routes import ROUTES
+from panel_core.routes import ROUTES
+
 from .views import VIEWS
 
 app_name = "panel"

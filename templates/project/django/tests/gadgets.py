@@ -18,10 +18,10 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client
 
 from panel import registry, site
-from panel.core.current import current_route
-from panel.core.pages import FormPage, Page
-from panel.core.resource import Resource
 from panel.users import create_user
+from panel_core.current import current_route
+from panel_core.pages import FormPage, Page
+from panel_core.resource import Resource
 from tests.gadget_parts import (
     GadgetDeclarations,
     GadgetListPage,

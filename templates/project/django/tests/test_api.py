@@ -15,10 +15,10 @@ from django.conf import settings
 from django.test import Client
 
 from app.resources import RESOURCES
-from panel.core import fields
-from panel.core.query import to_utc
-from panel.core.resource import Resource
 from panel.registry import registry
+from panel_core import fields
+from panel_core.query import to_utc
+from panel_core.resource import Resource
 from tests.conftest import jwt_mode
 
 Samples = dict[str, dict[str, Any]]

@@ -14,9 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import URLPattern, include, path
 
-from panel.core.routes import ROUTES
 from panel.responses import json_response
 from panel.urls import django_route
+from panel_core.routes import ROUTES
 from tests.cases import NOWHERE, PAGE_CHECKS_BY_ROUTE, PAGE_CHECKS_IN_METHODS
 from tests.gadget_parts import page_checks
 from tests.gadgets import (

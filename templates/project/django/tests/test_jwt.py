@@ -19,10 +19,10 @@ from django.test import Client
 from app.resources import RESOURCES
 from panel import users
 from panel.auth_state import count_attempt, revoke_token
-from panel.core import tokens as kernel_tokens
-from panel.core.tokens import make_secret
 from panel.models import LoginAttempt, RevokedToken
 from panel.users import create_user
+from panel_core import tokens as kernel_tokens
+from panel_core.tokens import make_secret
 from tests.token_parts import JSON, bearer
 from tests.tokens import EMAIL, PASSWORD, claims, other_user, sign, token_login, use_jwt
 

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import resolve, reverse
 
-from panel.core.routes import ROUTES, placeholders, url_for
+from panel_core.routes import ROUTES, placeholders, url_for
 from tests.gadgets import GadgetResource
 from tests.test_navigation import HELPERS
 

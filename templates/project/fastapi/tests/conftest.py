@@ -4,7 +4,8 @@ The app logs in the way the project is configured (sessions or JWT); a test modu
 marked ``panel_auth("session")`` or ``panel_auth("jwt")`` gets that way instead.
 ``client`` is a logged-in JSON client (session cookie plus ``X-CSRF-Token``, or a
 bearer token), as API clients are; ``browser`` is logged in through the login form, as
-people are (sessions only); ``anonymous`` is nobody. Tests run on a temporary SQLite
+people are (sessions only); ``anonymous`` is nobody; ``seven_gadgets`` is a JSON
+client of the tests' own resource alone (``tests.gadgets``), with seven records. Tests run on a temporary SQLite
 file. Set TEST_DATABASE_URL to run them on another
 database instead (say PostgreSQL): they migrate it, empty its tables after each test,
 and migrate it back down at the end, so never point it at data you want to keep.
@@ -16,6 +17,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
@@ -25,6 +27,8 @@ from app.core.migrations import downgrade, upgrade
 from app.core.models import Base
 from app.core.users import User, create_user
 from app.main import create_app
+from tests.gadget_parts import CURSOR_NAMES, ListClient
+from tests.gadgets import Gadget, gadget_app
 from tests.helpers import EMAIL, PASSWORD, authorize, log_in_with_form
 
 SECRET_KEY = "tests-only-secret-key-never-use-it-elsewhere"
@@ -88,6 +92,18 @@ def browser(app: FastAPI, user: User) -> Iterator[TestClient]:
     with TestClient(app, headers={"Accept": "text/html"}) as test_client:
         log_in_with_form(test_client, user.email, PASSWORD)
         yield test_client
+
+
+@pytest.fixture
+def seven_gadgets(app: FastAPI, user: User) -> Iterator[ListClient]:
+    """A logged-in JSON client of the tests' resource alone: seven gadgets, keys 1-7."""
+    rows = [{"name": name, "active": i % 2 == 0} for i, name in enumerate(CURSOR_NAMES)]
+    for application in gadget_app(app):
+        with application.state.engine.begin() as connection:
+            connection.execute(sa.insert(Gadget.__table__), rows)
+        with TestClient(application, headers={"Accept": "application/json"}) as test:
+            authorize(test, user.email, PASSWORD)
+            yield ListClient(test, application.state.engine.dialect.name)
 
 
 def _empty(engine: Engine) -> None:

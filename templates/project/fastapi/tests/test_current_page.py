@@ -13,9 +13,9 @@ import pytest
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
-from app.panel.core.routes import ROUTES
 from app.panel.guards import PANEL_GUARDS
 from app.panel.responses import json_response
+from panel_core.routes import ROUTES
 from tests.cases import NOWHERE, PAGE_CHECKS_BY_ROUTE, PAGE_CHECKS_IN_METHODS
 from tests.gadget_parts import page_checks
 from tests.gadgets import GadgetResource, gadget_app

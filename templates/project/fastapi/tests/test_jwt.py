@@ -20,9 +20,9 @@ from pydantic import SecretStr
 from app.core import users
 from app.core.auth_state import RevokedToken, revoke_token
 from app.core.users import User, create_user
-from app.panel.core import tokens as kernel_tokens
-from app.panel.core.tokens import make_secret
 from app.resources import RESOURCES
+from panel_core import tokens as kernel_tokens
+from panel_core.tokens import make_secret
 from tests.helpers import PASSWORD, app_with
 from tests.token_parts import JSON, bearer
 from tests.tokens import claims, other_user, sign, token_login

@@ -27,8 +27,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from app.core.config import PROJECT_DIR, get_settings
-from app.panel.core.oag import spec_files
-from app.panel.core.openapi import ITEM_PARAMETER
+from panel_core.oag import spec_files
+from panel_core.openapi import ITEM_PARAMETER
 
 SPEC = spec_files(PROJECT_DIR, get_settings().oag_path)[1]
 SAMPLES = Path(__file__).with_name("samples.json")

@@ -12,8 +12,9 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_http_methods
 
-from ..core.errors import NotFound
-from ..core.routes import ANY
+from panel_core.errors import NotFound
+from panel_core.routes import ANY
+
 from ..handlers import HANDLERS
 from ..registry import registry
 from ..responses import json_response

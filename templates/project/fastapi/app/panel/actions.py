@@ -1,6 +1,6 @@
 """The action routes: resource handlers, async methods, components, stand-alone pages.
 
-Paths and methods come from the kernel's route table (``app.panel.core.routes``), so
+Paths and methods come from the kernel's route table (``panel_core.routes``), so
 ``app.url_path_for(name, …)`` and the kernel's ``url_for`` agree. Include this router
 before the pages router: ``/resource/{resourceUri}/{pageUri}`` matches ``…/handler``.
 """
@@ -12,10 +12,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from panel_core.current import Site
+from panel_core.pages import COMPONENT, Page, PageError
+from panel_core.routes import ROUTES
+
 from . import views
-from .core.current import Site
-from .core.pages import COMPONENT, Page, PageError
-from .core.routes import ROUTES
 from .errors import NotFound
 from .guards import PANEL_GUARDS
 from .handlers import HANDLERS

@@ -23,16 +23,16 @@ from app.core.auth_state import NOT_REVOKED, revoke_token
 from app.core.config import Settings
 from app.core.tokens import token_keys
 from app.core.users import User, check_credentials, user_query
-
-from .auth import load_user
-from .core.accounts import FAILED
-from .core.tokens import (
+from panel_core.accounts import FAILED
+from panel_core.tokens import (
     Claims,
     TokenKeys,
     VerifiedTokens,
     bearer_token,
     issue_token,
 )
+
+from .auth import load_user
 from .errors import InvalidInput
 from .login import Credentials, Next
 from .responses import json_response

@@ -18,12 +18,12 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.users import check_credentials
+from panel_core.accounts import FAILED
+from panel_core.credentials import Credentials, login_page_context, parse_credentials
 
 from .accept import wants_json
 from .auth import Authentication, login
 from .bodies import read_body
-from .core.accounts import FAILED
-from .core.credentials import Credentials, login_page_context, parse_credentials
 from .csrf import CSRFMismatch, valid_token
 from .errors import InvalidInput
 from .formdata import form_value, is_form_submission

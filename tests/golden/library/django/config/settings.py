@@ -16,6 +16,7 @@ from config.env import (
     env_str,
     panel_from_env,
 )
+from panel_core import assets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -91,9 +92,10 @@ APPEND_SLASH = False
 
 TEMPLATES = [
     {
-        # The panel's pages are Jinja templates (panel/jinja2/), autoescaped.
+        # The panel's pages are Jinja templates, autoescaped: the project's own
+        # (templates/) first, then the kernel's (panel_core/templates/).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", assets.TEMPLATES_DIR],
         "APP_DIRS": True,
         "OPTIONS": {"environment": "panel.templating.environment"},
     },
@@ -140,9 +142,10 @@ USE_I18N = False
 USE_TZ = True
 
 # Static files (the panel's CSS and JS, Swagger UI) served by WhiteNoise, straight
-# from the apps' static/ folders: no collectstatic needed. STATIC_ROOT: where
+# from the kernel's folders: no collectstatic needed. STATIC_ROOT: where
 # ``manage.py collectstatic`` copies them, if another server is to serve them.
 STATIC_URL = "/static/"
+STATICFILES_DIRS = [assets.STATIC_DIR, ("oag", assets.DOCS_STATIC_DIR)]
 STATIC_ROOT = env_str("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.urls import URLPattern, path
 
-from panel.core.oag import DOCS_PATH, DOCS_ROUTE_NAME, route_path, yaml_route
+from panel_core.oag import DOCS_PATH, DOCS_ROUTE_NAME, route_path, yaml_route
 
 from . import views
 

@@ -19,10 +19,10 @@ from django.db.models import Max, Q, TextField
 from django.db.models.functions import Cast
 from django.db.models.lookups import IContains
 
-from .core.errors import Conflict, InvalidInput, NotFound
-from .core.fields import json_type
-from .core.inputs import stored_forms
-from .core.query import (
+from panel_core.errors import Conflict, InvalidInput, NotFound
+from panel_core.fields import json_type
+from panel_core.inputs import stored_forms
+from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
     EXACT,
@@ -30,7 +30,8 @@ from .core.query import (
     coerce_value,
     searched_as_text,
 )
-from .core.resource import Resource
+from panel_core.resource import Resource
+
 from .prepared import PreparedQuery
 from .store_bulk import BulkMethods
 
@@ -100,7 +101,7 @@ class Store(BulkMethods):
         """The rows of one page of ``query`` and how many match (``None``: not counted).
 
         Reads ``query.limit`` rows (one past the page unless counted exactly), in
-        reverse for a ``prev`` cursor; ``core.pagination.list_body`` shapes them.
+        reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
         """
         conditions = self._conditions(query)
         rows = self._rows.filter(*conditions)

@@ -13,9 +13,9 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.db.models.lookups import IContains
 
-from .core.errors import InvalidInput
-from .core.imports import ImportRow, ImportTally
-from .core.query import ListQuery
+from panel_core.errors import InvalidInput
+from panel_core.imports import ImportRow, ImportTally
+from panel_core.query import ListQuery
 
 _CHUNK = 1000
 

@@ -6,7 +6,8 @@ The database is pytest-django's: a test database migrated from ``app/migrations`
 are: in session mode with the session's CSRF token in ``X-CSRF-Token`` (and CSRF
 checks enforced), in JWT mode with the bearer token ``POST /admin/authenticate``
 gives. ``samples`` holds a valid create body per resource (``tests/samples.json``);
-``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``).
+``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``);
+``seven_gadgets`` adds seven records and a JSON client of them.
 Set ``DATABASE_URL`` to a PostgreSQL server to run the tests there (pytest-django
 creates and drops a ``test_<name>`` database beside the one named).
 """
@@ -25,6 +26,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.middleware.csrf import CSRF_SESSION_KEY, get_token
 from django.test import Client
+
+from tests.gadget_parts import CURSOR_NAMES, ListClient
 
 EMAIL = "ada@example.com"
 PASSWORD = "correct horse battery staple"
@@ -72,6 +75,20 @@ def gadgets(monkeypatch: pytest.MonkeyPatch, gadget_db_table: None) -> Iterator[
     from tests.gadgets import serve_gadgets
 
     yield from serve_gadgets(monkeypatch)
+
+
+@pytest.fixture
+def seven_gadgets(gadgets: None, db: None) -> ListClient:
+    """A logged-in JSON client of the tests' resource alone: seven gadgets, keys 1-7."""
+    from django.db import connection
+
+    from tests.gadgets import Gadget, json_client
+
+    Gadget.objects.bulk_create(
+        Gadget(id=i + 1, name=name, active=i % 2 == 0)
+        for i, name in enumerate(CURSOR_NAMES)
+    )
+    return ListClient(json_client(), connection.vendor)
 
 
 @pytest.fixture(scope="session")

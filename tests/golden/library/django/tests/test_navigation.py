@@ -10,17 +10,11 @@ from collections.abc import Callable
 import pytest
 from jinja2 import Environment
 
-from tests.frame import (
-    FormPage,
-    IndexPage,
-    Page,
-    Pages,
-    Resource,
-    RouteState,
-    install_template_helpers,
-    reset_current_route,
-)
-from tests.frame import set_current_route as remember
+from panel_core.current import RouteState, reset_current_route
+from panel_core.current import set_current_route as remember
+from panel_core.pages import FormPage, IndexPage, Page, Pages
+from panel_core.resource import Resource
+from tests.frame import install_template_helpers
 from tests.gadget_parts import GadgetListPage
 from tests.gadgets import CustomPagesResource, GadgetResource, ReportPage
 

@@ -23,9 +23,9 @@ import oag.urls
 from app.resources import RESOURCES
 from oag.spec import spec_options
 from oag.views import page_context, stored_csrf_token
-from panel.core.oag import build_document, spec_files
-from panel.core.openapi import dump_json
 from panel.users import create_user
+from panel_core.oag import build_document, spec_files
+from panel_core.openapi import dump_json
 from tests.token_parts import JSON, bearer
 from tests.tokens import EMAIL, PASSWORD, token_login, use_jwt
 

@@ -69,8 +69,8 @@ def _oag_generate(args: argparse.Namespace) -> int:
     del args
     from app.core.config import PROJECT_DIR, get_settings
     from app.oag.spec import generate_files
-    from app.panel.core.oag import DOCS_PATH
-    from app.panel.core.resource import DeclarationError
+    from panel_core.oag import DOCS_PATH
+    from panel_core.resource import DeclarationError
 
     try:
         written = generate_files(get_settings())
@@ -88,7 +88,7 @@ def _oag_generate(args: argparse.Namespace) -> int:
 
 def _jwt_secret(args: argparse.Namespace) -> int:
     del args
-    from app.panel.core.tokens import make_secret
+    from panel_core.tokens import make_secret
 
     print(make_secret())
     return 0
@@ -109,7 +109,7 @@ def _add_create_user(
         "create-user",
         help="add a user who may log into the panel (asks for the password)",
     )
-    from app.panel.core.accounts import add_new_user_arguments
+    from panel_core.accounts import add_new_user_arguments
 
     add_new_user_arguments(user)
     user.set_defaults(handler=_create_user)

@@ -15,8 +15,8 @@ from pydantic import SecretStr
 from app.__main__ import main
 from app.core.config import JWT_PANEL, ConfigurationError, get_settings
 from app.core.users import User
-from app.panel.core.tokens import make_secret
 from app.resources import RESOURCES
+from panel_core.tokens import make_secret
 from tests.cases import BAD_JWT_SECRETS
 from tests.helpers import PASSWORD, app_with
 from tests.token_parts import JSON, bearer

@@ -14,9 +14,9 @@ from app.__main__ import main
 from app.core.config import PROJECT_DIR, Settings, get_settings
 from app.main import create_app
 from app.oag.spec import spec_options
-from app.panel.core.oag import build_document, spec_files
-from app.panel.core.openapi import dump_json
 from app.resources import RESOURCES
+from panel_core.oag import build_document, spec_files
+from panel_core.openapi import dump_json
 
 YAML_SPEC, JSON_SPEC = spec_files(PROJECT_DIR, get_settings().oag_path)
 SPEC_URL = "/" + get_settings().oag_route

@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.errors import PayloadTooLarge
+
 from .bodies import form_value, media_type
-from .core.errors import PayloadTooLarge
 
 FORM = "application/x-www-form-urlencoded"
 _OVERRIDES = frozenset({"PUT", "PATCH", "DELETE"})

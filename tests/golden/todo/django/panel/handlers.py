@@ -4,7 +4,7 @@
 ``filter[…]``, ``query-tag`` and ``sort`` (every page of them), in batches, with a
 ``StreamingHttpResponse``. ``POST …/handler/import`` writes a CSV file in one
 transaction, all rows or none. What an upload may be, how rows are checked and what
-the answer says are the kernel's (``panel.core.imports``, shared with the FastAPI
+the answer says are the kernel's (``panel_core.imports``, shared with the FastAPI
 panels); the uploads may be up to ``PANEL_MAX_IMPORT_SIZE`` bytes (413 beyond).
 """
 
@@ -20,9 +20,10 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.http.response import HttpResponseBase
 
+from panel_core import csv_text, imports
+from panel_core.errors import InvalidInput, PayloadTooLarge
+
 from .accept import wants_json
-from .core import csv_text, imports
-from .core.errors import InvalidInput, PayloadTooLarge
 from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource

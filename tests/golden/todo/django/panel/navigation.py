@@ -1,6 +1,6 @@
 """``to_page`` with ``redirect=True``, and the URL helpers as template globals.
 
-Use these in hooks and templates; the kernel (``panel.core``) has the same helpers
+Use these in hooks and templates; the kernel (``panel_core``) has the same helpers
 without any Django in them::
 
     from panel.navigation import to_page
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 
-from .core import page_links
-from .core.page_links import RedirectingToPage, TemplateEnvironment
+from panel_core import page_links
+from panel_core.page_links import RedirectingToPage, TemplateEnvironment
+
 from .redirects import see_other
 
 to_page: RedirectingToPage[HttpResponse] = RedirectingToPage(see_other)

@@ -17,7 +17,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, router
 from django.db.models import Exists
 
-from .core.accounts import normalize_email
+from panel_core.accounts import normalize_email
+
 from .models import RevokedToken
 from .passwords import verify_password
 from .prepared import PreparedQuery

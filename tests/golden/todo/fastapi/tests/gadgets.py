@@ -16,9 +16,9 @@ from fastapi import FastAPI, Request, Response
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.main import create_app
-from app.panel.core.current import current_route
-from app.panel.core.pages import FormPage, Page
-from app.panel.core.resource import Resource
+from panel_core.current import current_route
+from panel_core.pages import FormPage, Page
+from panel_core.resource import Resource
 from tests.gadget_parts import (
     GadgetDeclarations,
     GadgetListPage,

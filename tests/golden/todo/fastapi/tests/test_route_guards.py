@@ -15,8 +15,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.core.config import get_settings
-from app.panel.core.oag import yaml_route
 from app.resources import RESOURCES
+from panel_core.oag import yaml_route
 from tests.helpers import EMAIL, PASSWORD, authorize
 
 try:

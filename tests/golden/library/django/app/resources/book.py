@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from panel.core.fields import (
+from panel_core.fields import (
     ID,
     BelongsTo,
     Boolean,
@@ -16,7 +16,7 @@ from panel.core.fields import (
     Text,
     Textarea,
 )
-from panel.core.resource import QueryTag, Resource
+from panel_core.resource import QueryTag, Resource
 
 
 class Book(models.Model):

@@ -7,8 +7,8 @@ import uuid
 
 from django.db import models
 
-from panel.core.fields import ID, DateTime, Email, Password, Select, Uuid
-from panel.core.resource import Resource
+from panel_core.fields import ID, DateTime, Email, Password, Select, Uuid
+from panel_core.resource import Resource
 
 
 class Member(models.Model):

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_http_methods
 
+from panel_core.credentials import login_page_context
+from panel_core.errors import InvalidInput
+from panel_core.urls import login_url
+
 from ..accept import wants_json
 from ..auth import authentication
 from ..bodies import form_value
-from ..core.credentials import login_page_context
-from ..core.errors import InvalidInput
-from ..core.urls import login_url
 from ..formdata import is_form_submission
 from ..login import configured_pipeline, read_credentials
 from ..redirects import see_other

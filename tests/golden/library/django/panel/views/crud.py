@@ -14,11 +14,12 @@ from urllib.parse import parse_qsl
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
+from panel_core.inputs import without_blank_secrets
+from panel_core.pagination import PageUrls, list_body
+from panel_core.urls import form_page_url, page_url, record_url
+
 from ..accept import wants_json
 from ..bodies import read_body
-from ..core.inputs import without_blank_secrets
-from ..core.pagination import PageUrls, list_body
-from ..core.urls import form_page_url, page_url, record_url
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
 from ..responses import deleted_response, json_response, saved_response

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.errors import NotAcceptable, NotFound
+from panel_core.pages import FRAGMENT, PageError
+from panel_core.urls import page_url
+
 from ..accept import wants_json
-from ..core.errors import NotAcceptable, NotFound
-from ..core.pages import FRAGMENT, PageError
-from ..core.urls import page_url
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
 from ..resource_pages import detail_page, form_page, index_page

@@ -10,7 +10,7 @@ from __future__ import annotations
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from app.panel.core.passwords import MAX_PASSWORD_BYTES, is_too_long
+from panel_core.passwords import MAX_PASSWORD_BYTES, is_too_long
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
 # Checked when no user has the login name, so a miss costs what a wrong password costs.

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
+from panel_core.pages import ERROR_TITLES
+
 from .accept import wants_json
-from .core.pages import ERROR_TITLES
 from .errors import InvalidInput, PanelError
 from .responses import json_response
 from .templating import render

@@ -1,6 +1,6 @@
 """The handlers answering every panel error in JSON with a ``message``.
 
-The exceptions themselves are the kernel's (``core/errors.py``), shared with the
+The exceptions themselves are the kernel's (``panel_core/errors.py``), shared with the
 Django panels; they are re-exported here.
 """
 
@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from .core.errors import (
+from panel_core.errors import (
     Conflict,
     InvalidInput,
     NotAcceptable,
@@ -23,6 +23,7 @@ from .core.errors import (
     UnsupportedMediaType,
     summarize,
 )
+
 from .responses import json_response
 
 __all__ = [

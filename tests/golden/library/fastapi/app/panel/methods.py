@@ -1,7 +1,7 @@
 """Async methods: ``/admin/method/<pageUri>/<resourceUri>?method=NAME`` calls one.
 
 Which names are callable and what their calls answer is the kernel's
-(``app.panel.core.methods``, shared with the Django panels); here a method is awaited,
+(``panel_core.methods``, shared with the Django panels); here a method is awaited,
 or run in the thread pool when it is a plain function, and its answer sent. A
 ``Response`` it returns is sent as it is.
 """
@@ -14,7 +14,8 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.concurrency import run_in_threadpool
 
-from .core.methods import failure, find_method, success
+from panel_core.methods import failure, find_method, success
+
 from .errors import InvalidInput
 from .responses import json_response
 

@@ -1,6 +1,6 @@
 """``to_page`` with ``redirect=True``, and the URL helpers as template globals.
 
-Use these in hooks and templates; the kernel (``app.panel.core``) has the same helpers
+Use these in hooks and templates; the kernel (``panel_core``) has the same helpers
 without any FastAPI in them::
 
     from app.panel.navigation import to_page
@@ -14,8 +14,8 @@ from functools import partial
 
 from fastapi.responses import RedirectResponse
 
-from .core import page_links
-from .core.page_links import RedirectingToPage, TemplateEnvironment
+from panel_core import page_links
+from panel_core.page_links import RedirectingToPage, TemplateEnvironment
 
 # See Other: whatever the method of the request, the browser follows with a GET.
 to_page: RedirectingToPage[RedirectResponse] = RedirectingToPage(

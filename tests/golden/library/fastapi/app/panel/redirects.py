@@ -9,7 +9,8 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import RedirectResponse
 
-from .core.urls import safe_path
+from panel_core.urls import safe_path
+
 from .flash import flash
 from .formdata import form_value
 

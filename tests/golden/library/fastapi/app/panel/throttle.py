@@ -18,8 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.auth_state import clear_attempts, count_attempt
 from app.core.config import Settings
+from panel_core.accounts import attempt_key
 
-from .core.accounts import attempt_key
 from .errors import TooManyRequests
 from .login import Credentials, Next
 

@@ -2,7 +2,7 @@
 
 Each page loads what it shows in one threadpool hop, then renders the resource's own
 template if it has one (``panel/resources/<uri>/index.html``), else the generic one;
-what the templates get is built by the kernel (``core.resource_pages``).
+what the templates get is built by the kernel (``panel_core.resource_pages``).
 ``render_fragment`` renders one part of a page alone (``?_fragment-load=table``).
 """
 
@@ -16,17 +16,17 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
-
-from .choices import load_labels, load_options, targets
-from .core.pages import FRAGMENTS
-from .core.resource_pages import (
+from panel_core.pages import FRAGMENTS
+from panel_core.resource_pages import (
     Errors,
     detail_context,
     form_context,
     list_params,
     resource_templates,
 )
-from .core.resource_pages import index_context as build_index_context
+from panel_core.resource_pages import index_context as build_index_context
+
+from .choices import load_labels, load_options, targets
 from .errors import NotFound
 from .registry import PanelResource, Registry
 from .templating import render, render_partial

@@ -4,6 +4,6 @@
 from __future__ import annotations
 
 from app.hooks.task import TaskResource
-from panel.core.resource import Resource
+from panel_core.resource import Resource
 
 RESOURCES: tuple[type[Resource], ...] = (TaskResource,)

@@ -2,7 +2,7 @@
 
 The password is never an argument (arguments show in ``ps`` and shell histories): it
 is read from standard input with ``--password-stdin``, else asked for twice. The
-rules and messages are the kernel's (``app.panel.core.accounts``).
+rules and messages are the kernel's (``panel_core.accounts``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.core.config import get_settings
 from app.core.db import create_db_engine
 from app.core.users import UserExists, create_user
-from app.panel.core.accounts import NewUserError, check_new_user, read_password
+from panel_core.accounts import NewUserError, check_new_user, read_password
 
 
 def create_user_command(email: str, *, name: str, password_stdin: bool) -> int:

@@ -1,7 +1,7 @@
 """The project's OpenAPI document, as ``python -m app oag:generate`` writes it.
 
 The options come from the settings; building, writing and serving the document are
-the kernel's (``app.panel.core.oag``).
+the kernel's (``panel_core.oag``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 from app.core import oag_config
 from app.core.config import PROJECT_DIR, Settings
-from app.panel.core.oag import SpecOptions, generate
-from app.panel.core.resource import Resource
 from app.panel.stack import uses_jwt
+from panel_core.oag import SpecOptions, generate
+from panel_core.resource import Resource
 
 
 def spec_options(settings: Settings) -> SpecOptions:

@@ -36,10 +36,9 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.db import LoopReader, transaction
 from app.core.passwords import hash_password
-
-from .core import fields as kernel
-from .core.inputs import stored_forms
-from .core.query import (
+from panel_core import fields as kernel
+from panel_core.inputs import stored_forms
+from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
     EXACT,
@@ -47,7 +46,8 @@ from .core.query import (
     coerce_value,
     searched_as_text,
 )
-from .core.resource import Resource
+from panel_core.resource import Resource
+
 from .errors import Conflict, InvalidInput, NotFound
 from .store_bulk import BulkMethods
 
@@ -117,7 +117,7 @@ class Store(BulkMethods):
         """The rows of one page of ``query`` and how many match (``None``: not counted).
 
         Reads ``query.limit`` rows (one past the page unless counted exactly), in
-        reverse for a ``prev`` cursor; ``core.pagination.list_body`` shapes them.
+        reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
         """
         conditions = self._conditions(query)
         total: int | None = None

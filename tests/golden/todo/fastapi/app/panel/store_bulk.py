@@ -14,9 +14,9 @@ from sqlalchemy import Update as UpdateStatement
 from sqlalchemy.exc import IntegrityError
 
 from app.core.db import transaction
+from panel_core.imports import ImportRow, ImportTally
+from panel_core.query import ListQuery
 
-from .core.imports import ImportRow, ImportTally
-from .core.query import ListQuery
 from .errors import InvalidInput
 
 _CHUNK = 1000

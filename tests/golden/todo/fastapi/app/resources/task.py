@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models import Base, BigKey
-from app.panel.core.fields import ID, Boolean, Date, Text
-from app.panel.core.resource import QueryTag, Resource
+from panel_core.fields import ID, Boolean, Date, Text
+from panel_core.resource import QueryTag, Resource
 
 
 class Task(Base):

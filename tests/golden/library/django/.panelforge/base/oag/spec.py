@@ -2,7 +2,7 @@
 
 The options come from the settings, as in panelforge's FastAPI projects, so both
 frameworks (and panelforge itself) write the same bytes for the same resources;
-building, writing and serving the document are the kernel's (``panel.core.oag``).
+building, writing and serving the document are the kernel's (``panel_core.oag``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from app import oag_config
-from panel.core.oag import SpecOptions, generate
-from panel.core.resource import Resource
 from panel.jwt_auth import JWTAuthentication
+from panel_core.oag import SpecOptions, generate
+from panel_core.resource import Resource
 
 
 def project_dir() -> Path:

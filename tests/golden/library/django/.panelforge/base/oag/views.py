@@ -2,9 +2,9 @@
 
 ``DOCS_ACCESS`` decides who reaches them: anyone, logged-in users (the panel's own
 authentication, ``PANEL["auth"]["middleware"]``), or nobody (``oag.urls`` then has no
-routes: 404). Swagger UI's files are the project's static files (``oag/static/oag/``),
-so the page loads nothing from elsewhere; the page and the spec are the same as in
-panelforge's FastAPI projects.
+routes: 404). Swagger UI's files are the project's static files (``/static/oag/``, from
+``panel_core/docs_static/``), so the page loads nothing from elsewhere; the page and
+the spec are the same as in panelforge's FastAPI projects.
 """
 
 from __future__ import annotations
@@ -23,18 +23,17 @@ from jinja2 import Template
 
 from app.resources import RESOURCES
 from panel.auth import authentication
-from panel.core.docs_page import PAGE_HEADERS, SPEC_MEDIA_TYPES, docs_template
-from panel.core.errors import Unauthenticated
-from panel.core.oag import SpecKind, SpecOptions, SpecSource, swagger_config
+from panel_core import assets
+from panel_core.docs_page import PAGE_HEADERS, SPEC_MEDIA_TYPES, docs_template
+from panel_core.errors import Unauthenticated
+from panel_core.oag import SpecKind, SpecOptions, SpecSource, swagger_config
 
 from .spec import project_dir, spec_options, uses_jwt
-
-HERE = Path(__file__).resolve().parent
 
 
 @lru_cache(maxsize=4)
 def _template(view: str, base: Path) -> Template:
-    return docs_template(view, builtin_dir=HERE / "templates", project_dir=base)
+    return docs_template(view, builtin_dir=assets.DOCS_TEMPLATES_DIR, project_dir=base)
 
 
 @lru_cache(maxsize=4)

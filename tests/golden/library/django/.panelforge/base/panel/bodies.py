@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest
 
-from .core.errors import PayloadTooLarge, UnsupportedMediaType
-from .core.inputs import Body, form_pairs
+from panel_core.errors import PayloadTooLarge, UnsupportedMediaType
+from panel_core.inputs import Body, form_pairs
 
 _FORM = "application/x-www-form-urlencoded"
 _FIELDS = "panel_form"  # the request attribute caching a form's fields

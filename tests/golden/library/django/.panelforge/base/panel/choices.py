@@ -1,6 +1,6 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-Which field names a record, and how, is the kernel's (``core/choices.py``); this
+Which field names a record, and how, is the kernel's (``panel_core/choices.py``); this
 module reads them with the ORM, one query per related resource.
 """
 
@@ -12,9 +12,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from .core import fields as kernel
-from .core.choices import MAX_OPTIONS, label_field, record_label
-from .core.resource import Resource
+from panel_core import fields as kernel
+from panel_core.choices import MAX_OPTIONS, label_field, record_label
+from panel_core.resource import Resource
+
 from .site import resource_classes
 
 Labels = dict[str, dict[Any, str]]

@@ -21,12 +21,13 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.module_loading import import_string
 
+from panel_core.accounts import FAILED
+from panel_core.credentials import Credentials, parse_credentials
+from panel_core.errors import InvalidInput
+from panel_core.urls import PREFIX, safe_path
+
 from .accept import wants_json
 from .bodies import read_body
-from .core.accounts import FAILED
-from .core.credentials import Credentials, parse_credentials
-from .core.errors import InvalidInput
-from .core.urls import PREFIX, safe_path
 from .formdata import is_form_submission
 from .redirects import see_other
 from .responses import json_response

@@ -1,7 +1,7 @@
 """Async methods: ``/admin/method/<pageUri>/<resourceUri>?method=NAME`` calls one.
 
 Which names are callable and what their calls answer is the kernel's
-(``panel.core.methods``, shared with the FastAPI panels): only the names a resource
+(``panel_core.methods``, shared with the FastAPI panels): only the names a resource
 or a page lists in ``methods``. A method is a plain method of your resource or page
 class taking the request::
 
@@ -23,8 +23,9 @@ from asgiref.sync import async_to_sync
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 
-from .core.errors import InvalidInput
-from .core.methods import failure, find_method, success
+from panel_core.errors import InvalidInput
+from panel_core.methods import failure, find_method, success
+
 from .responses import json_response
 
 

@@ -20,7 +20,7 @@ from django.contrib.auth.hashers import (
     make_password,
 )
 
-from .core.passwords import is_too_long
+from panel_core.passwords import is_too_long
 
 
 class PanelArgon2PasswordHasher(Argon2PasswordHasher):

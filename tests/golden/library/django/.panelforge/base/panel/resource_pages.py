@@ -3,7 +3,7 @@
 Each page reads what it shows with the resource's store and ``panel.choices``, then
 renders the resource's own template if it has one
 (``templates/panel/resources/<uri>/index.html``), else the generic one. What the
-templates get is built by the kernel (``core.resource_pages``), as in the FastAPI
+templates get is built by the kernel (``panel_core.resource_pages``), as in the FastAPI
 panels, so both serve the same HTML.
 """
 
@@ -14,15 +14,16 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
-from .choices import load_labels, load_options, targets
-from .core.resource_pages import (
+from panel_core.resource_pages import (
     Errors,
     detail_context,
     form_context,
     list_params,
     resource_templates,
 )
-from .core.resource_pages import index_context as build_index_context
+from panel_core.resource_pages import index_context as build_index_context
+
+from .choices import load_labels, load_options, targets
 from .registry import PanelResource
 from .templating import render
 

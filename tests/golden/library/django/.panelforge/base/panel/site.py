@@ -11,9 +11,8 @@ from functools import cache
 
 from app.pages import PAGES
 from app.resources import RESOURCES
-
-from .core.current import Site
-from .core.resource import Resource
+from panel_core.current import Site
+from panel_core.resource import Resource
 
 
 @cache

@@ -1,8 +1,9 @@
 """The panel's HTML templates: the Jinja environment and ``render``.
 
-The templates are the FastAPI panels' own files (``panel/jinja2/panel/``), so both
-frameworks serve the same HTML. Django's Jinja2 backend finds them (``APP_DIRS``) and
-escapes every value placed in them. A resource's own version of a page,
+The templates are the kernel's (``panel_core/templates/panel/``, the same files as in
+panelforge's FastAPI projects), so both frameworks serve the same HTML. Django's Jinja2
+backend finds them (settings ``TEMPLATES``' ``DIRS``) and escapes every value placed in
+them. A resource's own version of a page,
 ``templates/panel/resources/<uri>/<page>.html`` in the project, is used before the
 generic one, as in Django's admin.
 """
@@ -22,11 +23,12 @@ from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from jinja2 import Environment
 
-from .core.resource_pages import PAGE_HEADERS, menu
+from panel_core.resource_pages import PAGE_HEADERS, menu
 
 # Where a resource's own template is looked for first (the pages import it from here).
-from .core.resource_pages import resource_templates as resource_templates
-from .core.urls import PREFIX, page_url
+from panel_core.resource_pages import resource_templates as resource_templates
+from panel_core.urls import PREFIX, page_url
+
 from .current import panel_route
 from .flash import pop_flashes
 from .navigation import install_template_helpers
@@ -36,7 +38,7 @@ STATIC_URL = "/static"
 
 
 def static_url(path: str) -> str:
-    """The URL of a file under an app's ``static/`` folder."""
+    """The URL of a static file (settings ``STATICFILES_DIRS``)."""
     return f"{STATIC_URL}/{path}"
 
 

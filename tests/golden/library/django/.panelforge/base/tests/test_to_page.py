@@ -10,17 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.frame import (
-    FormPage,
-    IndexPage,
-    PageError,
-    RouteState,
-    Site,
-    redirect_to_page,
-    reset_current_route,
-    to_page,
-)
-from tests.frame import set_current_route as remember
+from panel_core.current import RouteState, Site, reset_current_route
+from panel_core.current import set_current_route as remember
+from panel_core.endpoints import to_page
+from panel_core.pages import FormPage, IndexPage, PageError
+from tests.frame import redirect_to_page
 from tests.gadgets import CustomPagesResource, GadgetResource, ReportPage
 
 GADGETS = GadgetResource()

@@ -13,9 +13,6 @@ from app.core.db import create_db_engine, loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router
-from app.panel.core.current import Site
-from app.panel.core.pages import Page
-from app.panel.core.resource import Resource
 from app.panel.errors import install_error_handlers
 from app.panel.login import router as login_router
 from app.panel.pages import install_page_errors
@@ -26,6 +23,9 @@ from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
 from app.panel.urls import PREFIX
 from app.resources import RESOURCES
+from panel_core.current import Site
+from panel_core.pages import Page
+from panel_core.resource import Resource
 
 
 @asynccontextmanager

@@ -4,7 +4,7 @@ List your page classes in ``PAGES``; each is served at ``/admin/page/<uri>`` (th
 case of the class name unless it sets ``uri``), rendered from
 ``app/templates/panel/pages/<uri>.html`` if you write one::
 
-    from app.panel.core.pages import Page
+    from panel_core.pages import Page
 
 
     class ReportsPage(Page):
@@ -20,6 +20,6 @@ case of the class name unless it sets ``uri``), rendered from
 
 from __future__ import annotations
 
-from app.panel.core.pages import Page
+from panel_core.pages import Page
 
 PAGES: tuple[type[Page], ...] = ()

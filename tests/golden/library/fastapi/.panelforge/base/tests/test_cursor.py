@@ -3,25 +3,23 @@
 On the tests' own resource: cursor pages walk every record once in the sort's order,
 forwards and back, tampered or foreign cursors are refused with a 422, and
 ``total=none`` / ``total=estimate`` answer the page-number body without an exact count.
+One file in the FastAPI and the Django project: the fixture ``seven_gadgets`` (each
+project's ``tests/conftest.py``) serves the resource its framework's way.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
-from app.panel.core.pagination import PageUrls, list_body
-from app.panel.core.query import QueryError, encode_cursor, parse_list_query
-from tests.gadgets import Gadget, GadgetResource, gadget_app
-
-CRUD = "/admin/resource/gadget-resource/crud"
+from panel_core.pagination import PageUrls, list_body
+from panel_core.query import QueryError, encode_cursor, parse_list_query
+from tests.frame import STORE
+from tests.gadget_parts import CRUD, ListClient
+from tests.gadgets import GadgetResource
 
 CURSOR_KEYS = {
     "data",
@@ -32,30 +30,22 @@ CURSOR_KEYS = {
     "prev_cursor",
     "prev_page_url",
 }
-# Names repeat, so sorting by name needs the key to break ties.
-NAMES = ["delta", "alpha", "charlie", "alpha", "bravo", "delta", "alpha"]
 
 
 @pytest.fixture
-def app(app: FastAPI) -> Iterator[FastAPI]:
-    """The tests' resource alone, with seven gadgets."""
-    for application in gadget_app(app):
-        with application.state.engine.begin() as connection:
-            connection.execute(
-                sa.insert(Gadget.__table__),
-                [{"name": name, "active": i % 2 == 0} for i, name in enumerate(NAMES)],
-            )
-        yield application
+def client(seven_gadgets: ListClient) -> ListClient:
+    """A logged-in JSON client of the tests' resource alone, with seven gadgets."""
+    return seven_gadgets
 
 
-def _get(client: TestClient, params: dict[str, Any]) -> dict[str, Any]:
-    response = client.get(CRUD, params=params)
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
+def _get(client: ListClient, params: dict[str, Any]) -> dict[str, Any]:
+    status, body = client.get(CRUD, params)
+    assert status == 200, body
+    assert isinstance(body, dict)
     return body
 
 
-def _walk(client: TestClient, params: dict[str, Any], way: str) -> list[list[int]]:
+def _walk(client: ListClient, params: dict[str, Any], way: str) -> list[list[int]]:
     """Every page from the first answer on, following ``way`` (next or prev)."""
     body = _get(client, params)
     pages = [[record["id"] for record in body["data"]]]
@@ -69,7 +59,7 @@ def _walk(client: TestClient, params: dict[str, Any], way: str) -> list[list[int
 
 @pytest.mark.parametrize("sort", ["-id", "id", "name", "-name,id", "active,-name"])
 def test_cursor_pages_walk_every_record_once_both_ways(
-    client: TestClient, sort: str
+    client: ListClient, sort: str
 ) -> None:
     everything = _get(client, {"sort": sort, "per_page": 100})["data"]
     expected = [record["id"] for record in everything]
@@ -88,7 +78,7 @@ def test_cursor_pages_walk_every_record_once_both_ways(
 
 
 def test_the_first_cursor_page_has_no_previous_and_keeps_the_parameters(
-    client: TestClient,
+    client: ListClient,
 ) -> None:
     body = _get(client, {"cursor": "", "per_page": 3, "search": "a", "sort": "-id"})
     assert set(body) == CURSOR_KEYS
@@ -124,17 +114,17 @@ def _token(data: Any) -> str:
         "A" * 5000,
     ],
 )
-def test_a_tampered_cursor_is_422(client: TestClient, cursor: str) -> None:
-    response = client.get(CRUD, params={"cursor": cursor})
-    assert response.status_code == 422
-    assert list(response.json()["errors"]) == ["cursor"]
+def test_a_tampered_cursor_is_422(client: ListClient, cursor: str) -> None:
+    status, body = client.get(CRUD, {"cursor": cursor})
+    assert status == 422
+    assert list(body["errors"]) == ["cursor"]
 
 
-def test_a_cursor_of_another_sort_is_422(client: TestClient) -> None:
+def test_a_cursor_of_another_sort_is_422(client: ListClient) -> None:
     token = _get(client, {"cursor": "", "per_page": 2})["next_cursor"]
-    response = client.get(CRUD, params={"cursor": token, "sort": "id"})
-    assert response.status_code == 422
-    assert "another sort" in response.json()["errors"]["cursor"][0]
+    status, body = client.get(CRUD, {"cursor": token, "sort": "id"})
+    assert status == 422
+    assert "another sort" in body["errors"]["cursor"][0]
 
 
 @pytest.mark.parametrize(
@@ -147,14 +137,14 @@ def test_a_cursor_of_another_sort_is_422(client: TestClient) -> None:
     ],
 )
 def test_paging_modes_that_cannot_be_combined_are_422(
-    client: TestClient, params: dict[str, str], name: str
+    client: ListClient, params: dict[str, str], name: str
 ) -> None:
-    response = client.get(CRUD, params=params)
-    assert response.status_code == 422
-    assert name in response.json()["errors"]
+    status, body = client.get(CRUD, params)
+    assert status == 422
+    assert name in body["errors"]
 
 
-def test_total_none_skips_the_count(client: TestClient) -> None:
+def test_total_none_skips_the_count(client: ListClient) -> None:
     body = _get(client, {"total": "none", "per_page": 3, "page": 2})
     assert body["total"] is None
     assert body["last_page"] is None and body["last_page_url"] is None
@@ -166,7 +156,7 @@ def test_total_none_skips_the_count(client: TestClient) -> None:
     assert last["next_page_url"] is None and last["links"][-1]["url"] is None
 
 
-def test_total_estimate_is_exact_on_a_small_table(client: TestClient) -> None:
+def test_total_estimate_is_exact_on_a_small_table(client: ListClient) -> None:
     exact = _get(client, {"per_page": 3})
     estimated = _get(client, {"total": "estimate", "per_page": 3})
     assert estimated == {
@@ -184,7 +174,7 @@ def test_total_estimate_is_exact_on_a_small_table(client: TestClient) -> None:
     }
 
 
-def test_the_default_list_is_unchanged(client: TestClient) -> None:
+def test_the_default_list_is_unchanged(client: ListClient) -> None:
     body = _get(client, {"per_page": 3})
     assert body["total"] == 7 and body["last_page"] == 3
     assert "next_cursor" not in body
@@ -232,11 +222,11 @@ def test_a_cursor_is_opaque_base64url_json() -> None:
 
 
 def test_an_estimate_past_the_cap_is_the_tables_size_or_a_bound(
-    app: FastAPI, client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: ListClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.panel.store.ESTIMATE_CAP", 2)
+    monkeypatch.setattr(f"{STORE}.ESTIMATE_CAP", 2)
     unfiltered = _get(client, {"total": "estimate", "per_page": 2})
-    if app.state.engine.dialect.name == "sqlite":
+    if client.database == "sqlite":
         assert unfiltered["total"] == 7  # the largest key
     else:  # the planner's statistics: none yet for a new table
         assert unfiltered["total"] >= 3

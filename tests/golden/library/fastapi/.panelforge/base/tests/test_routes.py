@@ -9,7 +9,9 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
-from app.panel.core.routes import (
+from app.panel.current import remember_route
+from app.panel.urls import crud_url, record_url
+from panel_core.routes import (
     ANY,
     ROUTES,
     RouteError,
@@ -17,8 +19,6 @@ from app.panel.core.routes import (
     uri_key,
     url_for,
 )
-from app.panel.current import remember_route
-from app.panel.urls import crud_url, record_url
 from tests.gadgets import gadget_app
 from tests.helpers import EMAIL, PASSWORD, authorize
 

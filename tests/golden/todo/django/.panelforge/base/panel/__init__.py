@@ -1,5 +1,5 @@
 """The admin panel as a reusable Django app: resources, routes, pages, logins.
 
-``panel.core`` is the framework-neutral kernel (the same files as in panelforge's
-FastAPI projects); the modules beside it are its Django runtime.
+The framework-neutral kernel is the top-level package ``panel_core`` (the same files
+as in panelforge's FastAPI projects); the modules here are its Django runtime.
 """

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 
-from .core.tokens import revoked_until
+from panel_core.tokens import revoked_until
+
 from .models import LoginAttempt, RevokedToken
 
 

@@ -1,7 +1,7 @@
 """The current request's route, for the current-page checks and the URL helpers.
 
 ``PanelAuthenticationMiddleware`` records every panel route's name and path parameters
-in the kernel's context variable (``panel.core.current``), where
+in the kernel's context variable (``panel_core.current``), where
 ``resource.is_now_on_index()``, ``to_page()`` and ``async_method_url()`` read them,
 and forgets them when the answer is made, so the next request on the thread starts
 clean.
@@ -14,8 +14,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from .core.current import RouteState, reset_current_route, set_current_route
-from .core.routes import ROUTES
+from panel_core.current import RouteState, reset_current_route, set_current_route
+from panel_core.routes import ROUTES
+
 from .site import site
 
 NAMESPACE = "panel"

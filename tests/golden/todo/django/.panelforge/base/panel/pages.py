@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.errors import InvalidInput, NotFound, PanelError, Unauthenticated
+from panel_core.pages import ERROR_TITLES, FRAGMENTS
+from panel_core.urls import login_url
+
 from .bodies import read_body
-from .core.errors import InvalidInput, NotFound, PanelError, Unauthenticated
-from .core.pages import ERROR_TITLES, FRAGMENTS
-from .core.urls import login_url
 from .current import panel_route
 from .formdata import is_form_submission
 from .redirects import see_other

@@ -1,6 +1,6 @@
 """The registered resources (``app.resources.RESOURCES``), each with its store.
 
-The registry itself is the kernel's (``core/registry.py``, shared with the FastAPI
+The registry itself is the kernel's (``panel_core/registry.py``, shared with the FastAPI
 panels); this module builds the Django stores and keeps the one registry of the
 project, made once when the panel app is ready, so a mistake in a declaration fails
 at start-up.
@@ -15,8 +15,9 @@ from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
-from .core import registry as kernel
-from .core.resource import DeclarationError, Resource
+from panel_core import registry as kernel
+from panel_core.resource import DeclarationError, Resource
+
 from .store import Relation, Store
 
 PanelResource = kernel.PanelResource[Store]

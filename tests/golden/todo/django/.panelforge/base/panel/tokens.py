@@ -1,6 +1,6 @@
 """JWT_SECRET and JWT_SECRET_PREVIOUS as the tokens' keys (JWT mode).
 
-Issuing and verifying tokens is the kernel's (``panel.core.tokens``); this module
+Issuing and verifying tokens is the kernel's (``panel_core.tokens``); this module
 reads the secrets from the settings and refuses unusable ones with
 ``ImproperlyConfigured``, whose message never shows a secret.
 """
@@ -12,7 +12,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from .core.tokens import SecretError, TokenKeys, load_keys
+from panel_core.tokens import SecretError, TokenKeys, load_keys
 
 HOW = "Make one with: python manage.py jwt_secret"
 

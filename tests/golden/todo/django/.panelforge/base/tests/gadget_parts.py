@@ -7,19 +7,14 @@ sample records and the URLs are the same in both projects' tests.
 
 from __future__ import annotations
 
-from tests.frame import (
-    ID,
-    Boolean,
-    Date,
-    IndexPage,
-    Integer,
-    Number,
-    QueryTag,
-    Resource,
-    Select,
-    Text,
-    Textarea,
-)
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from panel_core.fields import ID, Boolean, Date, Integer, Number, Select, Text, Textarea
+from panel_core.pages import IndexPage
+from panel_core.resource import QueryTag, Resource
 
 URI = "gadget-resource"
 CRUD = f"/admin/resource/{URI}/crud"
@@ -46,6 +41,10 @@ class GadgetDeclarations:
     search = ("name",)
     query_tags = (QueryTag("active", "Active", {"active": True}),)
 
+
+# The paging tests' records (``seven_gadgets``: keys 1 to 7, every other one active).
+# Names repeat, so sorting by name needs the key to break ties.
+CURSOR_NAMES = ["delta", "alpha", "charlie", "alpha", "bravo", "delta", "alpha"]
 
 # Records to create: every type, quotes and new lines, and cells a spreadsheet would
 # take for formulas.
@@ -79,3 +78,16 @@ def page_checks(resource: Resource) -> dict[str, bool]:
         "update": resource.is_now_on_update_form(),
         "detail": resource.is_now_on_detail(),
     }
+
+
+@dataclass(frozen=True)
+class ListClient:
+    """A logged-in JSON client (FastAPI's ``TestClient``, Django's ``Client``)."""
+
+    client: Any
+    database: str  # the database's kind: "sqlite", "postgresql"
+
+    def get(self, path: str, params: Mapping[str, Any]) -> tuple[int, Any]:
+        """``GET path?params``: the status and the JSON body."""
+        response = self.client.get(f"{path}?{urlencode(params)}")
+        return response.status_code, response.json()

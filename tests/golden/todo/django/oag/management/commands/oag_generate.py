@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from oag.spec import generate_files, project_dir
-from panel.core.oag import DOCS_PATH
-from panel.core.resource import DeclarationError
+from panel_core.oag import DOCS_PATH
+from panel_core.resource import DeclarationError
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 The password is never an argument (arguments show in ``ps`` and shell histories): it
 is read from standard input with ``--password-stdin``, else asked for twice. The
-rules and messages are those of panelforge's FastAPI panels (``panel.core.accounts``).
+rules and messages are those of panelforge's FastAPI panels (``panel_core.accounts``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from panel.core.accounts import (
+from panel.users import UserExists, create_user
+from panel_core.accounts import (
     NewUserError,
     add_new_user_arguments,
     check_new_user,
     read_password,
 )
-from panel.users import UserExists, create_user
 
 
 class Command(BaseCommand):

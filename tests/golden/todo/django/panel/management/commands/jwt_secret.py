@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from panel.core.tokens import make_secret
+from panel_core.tokens import make_secret
 
 
 class Command(BaseCommand):

@@ -1,16 +1,18 @@
 """What pages take from clients and show, made safe by the kernel.
 
 Redirect targets stay on this site, URL cells never link to scripts, CSV cells never
-run as spreadsheet formulas. One file in the FastAPI and the Django project
-(``tests/frame.py`` says how).
+run as spreadsheet formulas. One file in the FastAPI and the Django project.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from panel_core.csv_text import neutralise, restore
+from panel_core.fields import Url
+from panel_core.table import display
+from panel_core.urls import safe_path
 from tests.cases import HOME, REDIRECTS
-from tests.frame import Url, display, neutralise, restore, safe_path
 
 
 @pytest.mark.parametrize(("target", "expected"), REDIRECTS)

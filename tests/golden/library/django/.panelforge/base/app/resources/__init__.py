@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.hooks.author import AuthorResource
 from app.hooks.book import BookResource
 from app.hooks.member import MemberResource
-from panel.core.resource import Resource
+from panel_core.resource import Resource
 
 RESOURCES: tuple[type[Resource], ...] = (
     AuthorResource,

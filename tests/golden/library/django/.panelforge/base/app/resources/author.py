@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from panel.core.fields import ID, Date, Email, Text, Url
-from panel.core.resource import Resource
+from panel_core.fields import ID, Date, Email, Text, Url
+from panel_core.resource import Resource
 
 
 class Author(models.Model):

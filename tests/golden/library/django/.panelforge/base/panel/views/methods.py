@@ -13,9 +13,10 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET, require_http_methods
 
-from ..core.errors import NotFound
-from ..core.pages import COMPONENT, Page, PageError
-from ..core.routes import ANY
+from panel_core.errors import NotFound
+from panel_core.pages import COMPONENT, Page, PageError
+from panel_core.routes import ANY
+
 from ..methods import call_method
 from ..pages import render_fragment
 from ..registry import PanelResource, registry

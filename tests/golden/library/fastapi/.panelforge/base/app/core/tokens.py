@@ -1,6 +1,6 @@
 """JWT_SECRET and JWT_SECRET_PREVIOUS as the tokens' keys (JWT mode).
 
-Issuing and verifying tokens is the kernel's (``app.panel.core.tokens``); this module
+Issuing and verifying tokens is the kernel's (``panel_core.tokens``); this module
 reads the secrets from the settings and refuses unusable ones.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import SecretStr
 
 from app.core.config import ConfigurationError, Settings
-from app.panel.core.tokens import SecretError, TokenKeys, load_keys
+from panel_core.tokens import SecretError, TokenKeys, load_keys
 
 _HOW = "Make one with: python -m app jwt:secret"
 

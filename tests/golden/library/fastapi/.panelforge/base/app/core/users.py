@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.core.db import LoopReader, transaction
 from app.core.models import Base, BigKey
 from app.core.passwords import hash_password, needs_rehash, verify_password
-from app.panel.core.accounts import normalize_email
+from panel_core.accounts import normalize_email
 
 
 class PanelUser(Base):

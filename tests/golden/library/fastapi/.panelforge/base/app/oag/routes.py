@@ -7,7 +7,6 @@ served from the project itself, so the page loads nothing from elsewhere.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
@@ -16,8 +15,11 @@ from starlette.staticfiles import StaticFiles
 
 from app.core.config import PROJECT_DIR, Settings
 from app.panel.auth import authenticated
-from app.panel.core.docs_page import PAGE_HEADERS, SPEC_MEDIA_TYPES, docs_template
-from app.panel.core.oag import (
+from app.panel.sessions import stored_csrf_token
+from app.panel.stack import uses_jwt
+from panel_core import assets
+from panel_core.docs_page import PAGE_HEADERS, SPEC_MEDIA_TYPES, docs_template
+from panel_core.oag import (
     DOCS_PATH,
     DOCS_ROUTE_NAME,
     SpecKind,
@@ -26,13 +28,10 @@ from app.panel.core.oag import (
     swagger_config,
     yaml_route,
 )
-from app.panel.core.resource import Resource
-from app.panel.sessions import stored_csrf_token
-from app.panel.stack import uses_jwt
+from panel_core.resource import Resource
 
 from .spec import spec_options
 
-HERE = Path(__file__).resolve().parent
 ASSETS_PATH = f"{DOCS_PATH}/assets"
 ASSETS_ROUTE_NAME = "oag.assets"
 _READ = ["GET", "HEAD"]
@@ -45,7 +44,9 @@ class DocsRoutes:
         self.settings = settings
         self.source = SpecSource(PROJECT_DIR, settings.oag_path, spec_options(settings))
         self.template = docs_template(
-            settings.oag_view, builtin_dir=HERE / "templates", project_dir=PROJECT_DIR
+            settings.oag_view,
+            builtin_dir=assets.DOCS_TEMPLATES_DIR,
+            project_dir=PROJECT_DIR,
         )
         self.jwt = uses_jwt(settings)
 
@@ -110,4 +111,6 @@ def install_docs(app: FastAPI, settings: Settings) -> None:
         route_path(yaml_name), routes.spec_yaml, methods=_READ, name=yaml_name
     )
     app.include_router(router)
-    app.mount(ASSETS_PATH, StaticFiles(directory=HERE / "static"), ASSETS_ROUTE_NAME)
+    app.mount(
+        ASSETS_PATH, StaticFiles(directory=assets.DOCS_STATIC_DIR), ASSETS_ROUTE_NAME
+    )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from .core.inputs import Body, form_pairs
+from panel_core.inputs import Body, form_pairs
+
 from .errors import PayloadTooLarge, UnsupportedMediaType
 
 _FORM = "application/x-www-form-urlencoded"

@@ -1,6 +1,6 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-Which field names a record, and how, is the kernel's (``core/choices.py``).
+Which field names a record, and how, is the kernel's (``panel_core/choices.py``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from typing import Any
 
 from sqlalchemy import Column, Connection, Table, select
 
-from .core import fields as kernel
-from .core.choices import MAX_OPTIONS, label_field, record_label
+from panel_core import fields as kernel
+from panel_core.choices import MAX_OPTIONS, label_field, record_label
+
 from .registry import PanelResource, Registry
 
 Labels = dict[str, dict[Any, str]]

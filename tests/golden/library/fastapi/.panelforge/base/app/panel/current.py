@@ -1,7 +1,7 @@
 """The current request's route, for the current-page checks and the URL helpers.
 
 ``remember_route`` is one of ``PANEL_GUARDS``: every panel route records its name and
-path parameters in the kernel's context variable (``app.panel.core.current``), where
+path parameters in the kernel's context variable (``panel_core.current``), where
 ``resource.is_now_on_index()``, ``to_page()`` and ``async_method_url()`` read them.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from .core.current import RouteState, Site, set_current_route
+from panel_core.current import RouteState, Site, set_current_route
 
 
 async def remember_route(request: Request) -> None:

@@ -1,9 +1,11 @@
 """The panel's HTML templates: one Jinja environment, created here and nowhere else.
 
-Templates live in ``app/templates/panel/`` and end in ``.html``, so Starlette's
-environment escapes every value placed in them. A resource's own version of a page,
-``panel/resources/<uri>/<page>.html``, is used before the generic one, as in Django's
-admin. Add helpers for templates to ``templates.env.globals``.
+The templates are the kernel's (``panel_core/templates/panel/``, the same files as in
+panelforge's Django projects) and end in ``.html``, so Starlette's environment escapes
+every value placed in them. A template under ``app/templates/`` is used before the
+kernel's, and a resource's own version of a page, ``panel/resources/<uri>/<page>.html``,
+before the generic one, as in Django's admin. Add helpers for templates to
+``templates.env.globals``.
 """
 
 from __future__ import annotations
@@ -16,24 +18,28 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from .core.resource_pages import PAGE_HEADERS, menu
+from panel_core import assets
+from panel_core.resource_pages import PAGE_HEADERS, menu
+
 from .flash import pop_flashes
 from .navigation import install_template_helpers
 from .sessions import csrf_token
 from .urls import PREFIX, page_url
 
 APP_DIR = Path(__file__).resolve().parents[1]
+# The project's own templates, looked up before the kernel's.
 TEMPLATES_DIR = APP_DIR / "templates"
-STATIC_DIR = APP_DIR / "static"
+# The panel's CSS and JavaScript (``static/panel/``), served at STATIC_URL.
+STATIC_DIR = assets.STATIC_DIR
 STATIC_URL = "/static"
 
-templates = Jinja2Templates(directory=TEMPLATES_DIR)
+templates = Jinja2Templates(directory=[TEMPLATES_DIR, assets.TEMPLATES_DIR])
 templates.env.globals.update(page_url=page_url, panel_prefix=PREFIX)
 install_template_helpers(templates.env)  # to_page, route, current_route
 
 
 def static_url(path: str) -> str:
-    """The URL of a file under ``app/static/``."""
+    """The URL of a file under ``panel_core/static/``."""
     return f"{STATIC_URL}/{path}"
 
 

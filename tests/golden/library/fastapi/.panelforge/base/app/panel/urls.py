@@ -1,8 +1,8 @@
-"""Panel URLs: the kernel's (``core/urls.py``), shared with the Django panels."""
+"""Panel URLs: the kernel's (``panel_core/urls.py``), shared with the Django panels."""
 
 from __future__ import annotations
 
-from .core.urls import (
+from panel_core.urls import (
     CRUD,
     PREFIX,
     crud_url,

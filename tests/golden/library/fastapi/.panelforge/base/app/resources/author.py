@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models import Base, BigKey
-from app.panel.core.fields import ID, Date, Email, Text, Url
-from app.panel.core.resource import Resource
+from panel_core.fields import ID, Date, Email, Text, Url
+from panel_core.resource import Resource
 
 
 class Author(Base):

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models import Base, BigKey
-from app.panel.core.fields import (
+from panel_core.fields import (
     ID,
     BelongsTo,
     Boolean,
@@ -20,7 +20,7 @@ from app.panel.core.fields import (
     Text,
     Textarea,
 )
-from app.panel.core.resource import QueryTag, Resource
+from panel_core.resource import QueryTag, Resource
 
 
 class Book(Base):

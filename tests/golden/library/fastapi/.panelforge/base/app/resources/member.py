@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models import Base, BigKey
-from app.panel.core.fields import ID, DateTime, Email, Password, Select, Uuid
-from app.panel.core.resource import Resource
+from panel_core.fields import ID, DateTime, Email, Password, Select, Uuid
+from panel_core.resource import Resource
 
 
 class Member(Base):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from panel.core.fields import ID, Boolean, Date, Text
-from panel.core.resource import QueryTag, Resource
+from panel_core.fields import ID, Boolean, Date, Text
+from panel_core.resource import QueryTag, Resource
 
 
 class Task(models.Model):

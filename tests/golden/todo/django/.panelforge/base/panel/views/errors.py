@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
-from ..core.errors import PanelError
+from panel_core.errors import PanelError
+
 from ..errors import error_response
 
 

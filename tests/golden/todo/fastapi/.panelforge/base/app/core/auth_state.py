@@ -15,7 +15,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import transaction
 from app.core.models import Base
-from app.panel.core.tokens import revoked_until
+from panel_core.tokens import revoked_until
 
 
 class LoginAttempt(Base):

@@ -20,9 +20,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
+from panel_core.routes import url_for
 
 from .auth import USER_KEY
-from .core.routes import url_for
 from .errorpages import error_response
 from .errors import PanelError
 from .formdata import UNSAFE_METHODS, form_value

@@ -4,7 +4,7 @@
 ``filter[…]``, ``query-tag`` and ``sort`` (every page of them). ``POST
 …/handler/import`` writes a CSV file in one transaction, all rows or none; what an
 upload may be, how rows are checked and what the answer says are the kernel's
-(``app.panel.core.imports``, shared with the Django panels).
+(``panel_core.imports``, shared with the Django panels).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
+from panel_core import csv_text, imports
+
 from .accept import wants_json
 from .bodies import read_raw
-from .core import csv_text, imports
 from .errors import InvalidInput
 from .flash import flash
 from .redirects import see_other

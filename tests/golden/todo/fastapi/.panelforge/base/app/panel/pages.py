@@ -17,8 +17,9 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
+from panel_core.pages import FRAGMENT
+
 from .accept import wants_json
-from .core.pages import FRAGMENT
 from .errorpages import error_page, error_response
 from .errors import InvalidInput, NotAcceptable, NotFound, PanelError, Unauthenticated
 from .formdata import FORM_KEY, is_form_submission

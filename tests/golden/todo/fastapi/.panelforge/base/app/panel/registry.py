@@ -1,6 +1,6 @@
 """The registered resources, each with its SQLAlchemy store.
 
-The registry itself is the kernel's (``core/registry.py``, shared with the Django
+The registry itself is the kernel's (``panel_core/registry.py``, shared with the Django
 panels); this module builds the stores: statements on the model's table, computed once
 when the app is created.
 """
@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlalchemy import Select, Table, bindparam, select
 
-from .core import registry as kernel
-from .core.resource import DeclarationError, Resource
+from panel_core import registry as kernel
+from panel_core.resource import DeclarationError, Resource
+
 from .store import Relation, Store
 
 PanelResource = kernel.PanelResource[Store]

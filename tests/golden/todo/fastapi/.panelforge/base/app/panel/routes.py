@@ -17,11 +17,11 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.db import LoopReader
+from panel_core.inputs import without_blank_secrets
+from panel_core.pagination import PageUrls, list_body
 
 from .accept import wants_json
 from .bodies import read_body
-from .core.inputs import without_blank_secrets
-from .core.pagination import PageUrls, list_body
 from .guards import PANEL_GUARDS
 from .redirects import back, see_other
 from .registry import PanelResource, Registry

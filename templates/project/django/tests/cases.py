@@ -1,1 +1,0 @@
-../../fastapi/tests/cases.py

@@ -1,1 +1,0 @@
-../../fastapi/tests/gadget_parts.py

@@ -1,1 +1,0 @@
-../../fastapi/tests/test_page_safety.py

@@ -1,1 +1,0 @@
-../../fastapi/tests/test_to_page.py

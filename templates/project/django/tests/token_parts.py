@@ -1,1 +1,0 @@
-../../fastapi/tests/token_parts.py
