@@ -111,7 +111,7 @@ def test_migrate_to_an_earlier_migration_goes_back(tmp_path: Path) -> None:
     assert "Traceback" not in unknown.stderr
 
 
-REFUSING = '''from django.db import migrations
+REFUSING = """from django.db import migrations
 
 from panel.core.migration_guard import MigrationRefused
 
@@ -123,7 +123,7 @@ def refuse(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("app", "{leaf}")]
     operations = [migrations.RunPython(refuse, migrations.RunPython.noop)]
-'''
+"""
 
 
 def test_a_refusing_migration_prints_one_error_line(tmp_path: Path) -> None:

@@ -50,5 +50,7 @@ def test_migrate_to_an_unknown_revision_fails_cleanly(
 ) -> None:
     assert main(["migrate", "--revision", "no-such-revision"]) == 1
     last_line = capsys.readouterr().err.splitlines()[-1]
-    expected = "error: unknown revision 'no-such-revision' (not in migrations/versions/)"
+    expected = (
+        "error: unknown revision 'no-such-revision' (not in migrations/versions/)"
+    )
     assert last_line == expected

@@ -9,8 +9,8 @@ read once per process. ``python -m app migrate --check`` asks the same question.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
+from pathlib import Path
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import Script, ScriptDirectory
@@ -42,9 +42,9 @@ def missing_sqlite_file(url: str) -> bool:
         return False
     database = parsed.database or ""
     memory = database in ("", ":memory:") or parsed.query.get("mode") == "memory"
-    return not memory and not database.startswith("file:") and not os.path.exists(
-        database
-    )
+    if memory or database.startswith("file:"):
+        return False
+    return not Path(database).exists()
 
 
 def current_revisions(engine: Engine) -> tuple[str, ...]:
