@@ -18,6 +18,7 @@ from app.panel.core.pages import Page
 from app.panel.core.resource import Resource
 from app.panel.errors import install_error_handlers
 from app.panel.login import router as login_router
+from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
 from app.panel.pages import install_page_errors
 from app.panel.pages import router as pages_router
 from app.panel.registry import Registry
@@ -31,6 +32,7 @@ from app.resources import RESOURCES
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(app.state.settings)  # refuse to start without the secrets needed
+    warn_if_not_migrated(app)  # start anyway: `python -m app migrate` may follow
     yield
     app.state.engine.dispose()
 
@@ -69,6 +71,7 @@ def create_app(
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
     install_page_errors(app)
+    install_migration_errors(app)
     return app
 
 
