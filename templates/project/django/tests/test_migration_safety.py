@@ -148,6 +148,15 @@ def test_migrate_to_an_earlier_migration_goes_back(tmp_path: Path) -> None:
     assert "Traceback" not in unknown.stderr
 
 
+def test_database_errors_print_one_error_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'no-such-folder' / 'app.db'}"
+    failed = _manage("migrate", DATABASE_URL=url)
+    assert failed.returncode == 1
+    assert "Traceback" not in failed.stderr
+    assert failed.stderr.startswith("error: migration failed: ")
+    assert "unable to open database file" in failed.stderr
+
+
 REFUSING = """from django.db import migrations
 
 from panel.core.migration_guard import MigrationRefused

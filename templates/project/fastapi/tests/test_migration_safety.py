@@ -190,6 +190,22 @@ def test_migrate_to_an_unknown_revision_changes_nothing(
     assert main(["migrate", "--check"]) == 0
 
 
+def test_database_errors_print_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'no-such-folder' / 'app.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    get_settings.cache_clear()
+    try:
+        assert main(["migrate"]) == 1
+    finally:
+        get_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1].startswith("error: migration failed: ")
+    assert "unable to open database file" in err
+
+
 REFUSING = '''"""Refuse, as a data check does when rows would be damaged.
 
 Revision ID: 9999

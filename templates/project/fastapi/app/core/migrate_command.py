@@ -94,7 +94,6 @@ def migrate_command(revision: str = "head", *, check: bool = False) -> int:
     engine = create_db_engine(url)
     try:
         current = current_revisions(engine)
-        engine.dispose()
         if check:
             return _check(current)
         print(_move(url, current, revision))

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 
 from app.resources import RESOURCES
-from panel.not_migrated import warn_if_not_migrated
+from panel.checks import application_or_exit
 
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
 URI = RESOURCES[0].uri
@@ -44,6 +45,26 @@ def _app_migrations() -> list[str]:
     return [name for app, name in graph.forwards_plan(leaf) if app == "app"]
 
 
+class _Warnings(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture
+def warnings_logged() -> Iterator[list[str]]:
+    """What the panel warns about on ``panel.migrations`` (``django.setup()``
+    configures logging again, so pytest's ``caplog`` would miss it)."""
+    handler = _Warnings()
+    logger = logging.getLogger("panel.migrations")
+    logger.addHandler(handler)
+    yield handler.messages
+    logger.removeHandler(handler)
+
+
 @pytest.fixture
 def app_unmigrated(transactional_db: None) -> Iterator[None]:
     """The test database without the app's tables (``migrate app zero``), then back."""
@@ -56,12 +77,13 @@ def app_unmigrated(transactional_db: None) -> Iterator[None]:
 
 @pytest.mark.django_db(transaction=True)
 def test_requests_get_503_with_the_command_while_migrations_are_pending(
-    app_unmigrated: None, api: Client, caplog: pytest.LogCaptureFixture
+    app_unmigrated: None, api: Client, warnings_logged: list[str]
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="panel.migrations"):
-        warn_if_not_migrated()  # what the WSGI/ASGI entry points do at start-up
-    assert "`python manage.py migrate`" in caplog.text
-    assert f"app.{_app_migrations()[0]}" in caplog.text
+    # What config/wsgi.py and config/asgi.py do: the server starts, with a warning.
+    assert application_or_exit(lambda: "started") == "started"
+    (warning,) = warnings_logged
+    assert "`python manage.py migrate`" in warning
+    assert f"app.{_app_migrations()[0]}" in warning
     listed = api.get(f"/admin/resource/{URI}/crud")
     assert listed.status_code == 503
     assert listed.json() == {"message": NOT_MIGRATED}
@@ -74,6 +96,21 @@ def test_requests_get_503_with_the_command_while_migrations_are_pending(
 
     call_command("migrate", verbosity=0)  # migrated while serving: answered at once
     assert api.get(f"/admin/resource/{URI}/crud").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_database_errors_of_a_migrated_database_stay_500(api: Client) -> None:
+    model = RESOURCES[0].model
+    with connection.schema_editor() as editor:
+        editor.delete_model(model)  # broken, yet not behind
+    try:
+        api.raise_request_exception = False
+        listed = api.get(f"/admin/resource/{URI}/crud")
+        assert listed.status_code == 500
+        assert listed.json() == {"message": "Server Error"}
+    finally:
+        with connection.schema_editor() as editor:
+            editor.create_model(model)
 
 
 def test_migrate_check_lists_pending_migrations_and_writes_nothing(
@@ -109,6 +146,15 @@ def test_migrate_to_an_earlier_migration_goes_back(tmp_path: Path) -> None:
     assert unknown.returncode == 1
     assert "Cannot find a migration matching '9999'" in unknown.stderr
     assert "Traceback" not in unknown.stderr
+
+
+def test_database_errors_print_one_error_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'no-such-folder' / 'app.db'}"
+    failed = _manage("migrate", DATABASE_URL=url)
+    assert failed.returncode == 1
+    assert "Traceback" not in failed.stderr
+    assert failed.stderr.startswith("error: migration failed: ")
+    assert "unable to open database file" in failed.stderr
 
 
 REFUSING = """from django.db import migrations

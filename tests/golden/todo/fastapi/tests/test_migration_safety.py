@@ -105,6 +105,30 @@ def test_requests_get_503_with_the_command_while_migrations_are_pending(
         application.state.engine.dispose()
 
 
+def test_database_errors_of_a_migrated_database_stay_500(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'broken.db'}"
+    upgrade(url)
+    settings = Settings(database_url=url, secret_key=SECRET_KEY, jwt_secret=JWT_SECRET)
+    application = create_app(settings)
+    panel = next(iter(application.state.registry))
+    engine = create_engine(url)
+    type(panel.resource).model.__table__.drop(engine)  # broken, yet not behind
+    engine.dispose()
+    try:
+        with TestClient(
+            application,
+            headers={"Accept": "application/json"},
+            raise_server_exceptions=False,
+        ) as client:
+            create_user(application.state.engine, email=EMAIL, password=PASSWORD)
+            authorize(client, EMAIL, PASSWORD)
+            listed = client.get(panel.crud_url)
+            assert listed.status_code == 500
+            assert listed.json() == {"message": "Server Error"}
+    finally:
+        application.state.engine.dispose()
+
+
 def test_an_up_to_date_database_starts_without_a_warning(
     tmp_path: Path, warnings_logged: list[str]
 ) -> None:
@@ -164,6 +188,22 @@ def test_migrate_to_an_unknown_revision_changes_nothing(
     err = capsys.readouterr().err
     assert err.splitlines()[-1].startswith("error: unknown revision 'no-such-revision'")
     assert main(["migrate", "--check"]) == 0
+
+
+def test_database_errors_print_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'no-such-folder' / 'app.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    get_settings.cache_clear()
+    try:
+        assert main(["migrate"]) == 1
+    finally:
+        get_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1].startswith("error: migration failed: ")
+    assert "unable to open database file" in err
 
 
 REFUSING = '''"""Refuse, as a data check does when rows would be damaged.

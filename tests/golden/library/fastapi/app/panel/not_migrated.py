@@ -32,9 +32,16 @@ def warn_if_not_migrated(app: FastAPI) -> None:
         logger.warning(warning)
 
 
+def _asked_before(exc: Exception) -> bool:
+    # An error the route handler passed on reaches the 500 handler too: ask once.
+    asked = getattr(exc, "_panel_migrations_asked", False)
+    exc._panel_migrations_asked = True  # type: ignore[attr-defined]
+    return bool(asked)
+
+
 async def not_migrated_answer(request: Request, exc: Exception) -> Response | None:
     """The 503 answer if ``exc`` is a database error and migrations are pending."""
-    if not isinstance(exc, DATABASE_ERRORS):
+    if not isinstance(exc, DATABASE_ERRORS) or _asked_before(exc):
         return None
     state: MigrationState | None = getattr(request.app.state, "migrations", None)
     if state is None or not await run_in_threadpool(state.behind):

@@ -77,11 +77,20 @@ def warn_if_not_migrated() -> None:
         logger.warning(pending_warning(MIGRATE_COMMAND, pending))
 
 
+def _asked_before(exception: BaseException) -> bool:
+    # The view's error reaches both process_exception and handler500: ask once.
+    asked = getattr(exception, "_panel_migrations_asked", False)
+    exception._panel_migrations_asked = True  # type: ignore[attr-defined]
+    return bool(asked)
+
+
 def not_migrated_answer(
     request: HttpRequest, exception: BaseException | None
 ) -> HttpResponse | None:
     """The 503 answer if ``exception`` is a database error and migrations are pending."""
-    if not isinstance(exception, DATABASE_ERRORS) or not database_behind():
+    if not isinstance(exception, DATABASE_ERRORS) or _asked_before(exception):
+        return None
+    if not database_behind():
         return None
     from .errors import error_response  # errors imports this module
 
