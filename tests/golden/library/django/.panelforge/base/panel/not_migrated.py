@@ -72,7 +72,9 @@ def warn_if_not_migrated() -> None:
     except Exception:  # noqa: BLE001  (the requests will say what is wrong)
         return
     finally:
-        connections[DEFAULT_DB_ALIAS].close()  # opened here, not by a request
+        connection = connections[DEFAULT_DB_ALIAS]
+        if not connection.in_atomic_block:
+            connection.close()  # opened here, not by a request
     if pending:
         logger.warning(pending_warning(MIGRATE_COMMAND, pending))
 
