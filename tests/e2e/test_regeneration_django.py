@@ -13,8 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
-from conftest import FRAMEWORKS, REPO, project_env, run_panelforge
+from conftest import FRAMEWORKS, REPO, DjangoServer, project_env, run_panelforge
 
 pytestmark = [
     pytest.mark.e2e,
@@ -121,6 +122,88 @@ def test_field_changes_migrate_with_the_rows_kept(
         ["9780316246620"],
         ["9780316246651"],
     ]
+
+
+NOT_MIGRATED = "The database is not migrated: run `python manage.py migrate`."
+
+
+def check_migrations(project: Path, database_url: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--check"],
+        cwd=project,
+        env=project_env(project, database_url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def book_columns(project: Path, database_url: str) -> set[str]:
+    code = (
+        "from django.db import connection\n"
+        "with connection.cursor() as cursor:\n"
+        "    found = connection.introspection.get_table_description(cursor, 'books')\n"
+        "print(' '.join(column.name for column in found))\n"
+    )
+    return set(manage(project, database_url, "shell", "-v", "0", "-c", code).split())
+
+
+def test_unmigrated_database_is_503_until_migrated_and_migrates_back(
+    project: Path, tmp_path: Path
+) -> None:
+    database_url = f"sqlite:///{tmp_path / 'app.db'}"
+    server = DjangoServer(project, database_url)
+    server.migrate()
+    manage(project, database_url, "shell", "-c", ROWS)
+    email, password = "admin@example.com", "correct horse battery staple"
+    server.create_user(email, password)
+    regenerate(project, tmp_path, edited((PAGES, PAGES + SUBTITLE)))
+    (migration,) = (project / "app" / "migrations").glob("0002_*.py")
+
+    server.start()  # the new code on the old schema: starts, with a warning
+    try:
+        client = httpx.Client(
+            base_url=server.base_url, headers={"Accept": "application/json"}, timeout=10
+        )
+        try:
+            login = client.post(
+                "/admin/authenticate", json={"username": email, "password": password}
+            )
+            assert login.status_code == 200, login.text
+            client.headers["X-CSRF-Token"] = login.json()["csrf_token"]
+            crud = "/admin/resource/book-resource/crud"
+            behind = client.get(crud)
+            assert behind.status_code == 503, behind.text
+            assert behind.json() == {"message": NOT_MIGRATED}
+            assert behind.headers["Retry-After"].isdigit()
+            page = client.get(
+                "/admin/resource/book-resource/index-page",
+                headers={"Accept": "text/html"},
+            )
+            assert page.status_code == 503
+            assert "python manage.py migrate" in page.text
+
+            check = check_migrations(project, database_url)
+            assert check.returncode == 1, check.stdout + check.stderr
+            assert f"  app.{migration.stem}" in check.stdout
+            assert "subtitle" not in book_columns(project, database_url)
+
+            manage(project, database_url, "migrate")
+            listed = client.get(crud)
+            assert listed.status_code == 200, listed.text
+            assert {r["subtitle"] for r in listed.json()["data"]} == {"none yet"}
+            up_to_date = check_migrations(project, database_url)
+            assert up_to_date.returncode == 0, up_to_date.stdout + up_to_date.stderr
+
+            back = manage(project, database_url, "migrate", "app", "0001")
+            assert f"Unapplying app.{migration.stem}... OK" in back
+            assert "subtitle" not in book_columns(project, database_url)
+            assert client.get(crud).status_code == 503  # behind again
+        finally:
+            client.close()
+    finally:
+        log = server.stop()
+    assert "The database is not migrated (1 pending migration: app.0002_" in log
 
 
 def test_added_and_removed_resources_create_and_delete_models(

@@ -301,6 +301,81 @@ def test_renamed_field_keeps_its_data(
     server.run_app("migrate")
 
 
+# --- (g) ------------------------------------------------------------------------------
+# The database behind the code: 503 with the command until migrated, ``migrate
+# --check`` for scripts, and ``migrate --revision`` back down.
+
+NOT_MIGRATED = "The database is not migrated: run `python -m app migrate`."
+
+
+def columns(url: str, table: str) -> set[str]:
+    engine = sa.create_engine(url)
+    try:
+        return {column["name"] for column in sa.inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
+
+
+def test_unmigrated_database_is_503_until_migrated_and_migrates_back(
+    project: Path, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'app.db'}"
+    server = Server(project, url)
+    server.run_app("migrate")
+    insert(url, *SEED)
+    result = generate(manifest(tmp_path, edited((PAGES, PAGES + SUBTITLE))), project)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    server.start()  # the new code on the old schema: starts, with a warning
+    try:
+        client = logged_in(server)
+        try:
+            crud = "/admin/resource/book-resource/crud"
+            behind = client.get(crud)
+            assert behind.status_code == 503, behind.text
+            assert behind.json() == {"message": NOT_MIGRATED}
+            assert behind.headers["Retry-After"].isdigit()
+            page = client.get(
+                "/admin/resource/book-resource/index-page",
+                headers={"Accept": "text/html"},
+            )
+            assert page.status_code == 503
+            assert "python -m app migrate" in page.text
+
+            check = subprocess.run(
+                server.command("migrate", "--check"),
+                cwd=project,
+                env=server.env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert check.returncode == 1, check.stdout + check.stderr
+            assert "  0002  " in check.stdout
+            assert "subtitle" not in columns(url, "books")  # --check wrote nothing
+
+            server.run_app("migrate")
+            listed = client.get(crud)
+            assert listed.status_code == 200, listed.text
+            assert {r["subtitle"] for r in listed.json()["data"]} == {"none yet"}
+            up_to_date = server.run_app("migrate", "--check")
+            assert "database up to date (at 0002)" in up_to_date.stdout
+
+            back = server.run_app("migrate", "--revision", "0001")
+            assert "database migrated down from 0002 to 0001" in back.stdout
+            assert "subtitle" not in columns(url, "books")
+            assert rows(url, "SELECT title FROM books ORDER BY id") == [
+                ("Ancillary Justice",),
+                ("Provenance",),
+            ]
+            assert client.get(crud).status_code == 503  # behind again
+        finally:
+            client.close()
+    finally:
+        log = server.stop()
+    assert "The database is not migrated (1 pending migration: 0002)" in log
+
+
 # --- (e) ------------------------------------------------------------------------------
 
 

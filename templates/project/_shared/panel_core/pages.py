@@ -34,6 +34,7 @@ ERROR_TITLES = {
     422: "Invalid input",
     429: "Too many requests",
     500: "Server error",
+    503: "Service unavailable",
 }
 # Path segments below a resource that are not pages.
 _NOT_PAGES = frozenset({"crud", "handler"})

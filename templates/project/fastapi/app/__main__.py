@@ -47,22 +47,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from alembic.util import CommandError
-    from sqlalchemy.exc import SQLAlchemyError
+    from app.core.migrate_command import migrate_command
 
-    from app.core.migrations import upgrade
-
-    try:
-        upgrade(revision=args.revision)
-    except CommandError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except SQLAlchemyError as exc:
-        reason = getattr(exc, "orig", None) or exc
-        print(f"error: migration failed: {reason}", file=sys.stderr)
-        return 1
-    print(f"database migrated to {args.revision}")
-    return 0
+    return migrate_command(args.revision, check=args.check)
 
 
 def _oag_generate(args: argparse.Namespace) -> int:
@@ -132,10 +119,24 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=_serve)
 
     migrate = commands.add_parser(
-        "migrate", help="bring the database schema up to date"
+        "migrate",
+        help="bring the database schema up to date (or back to a revision)",
+        description=(
+            "Migrate the database up to --revision, or down to it when the database "
+            "is already past it (going down drops what the later revisions added, "
+            "with its data)."
+        ),
     )
     migrate.add_argument(
-        "--revision", default="head", help="target revision (default: %(default)s)"
+        "--revision",
+        default="head",
+        help="target revision, later or earlier than the database's "
+        "(default: %(default)s; base: before the first)",
+    )
+    migrate.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing: list the pending migrations and exit 1 if there are any",
     )
     migrate.set_defaults(handler=_migrate)
 

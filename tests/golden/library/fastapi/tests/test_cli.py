@@ -50,4 +50,7 @@ def test_migrate_to_an_unknown_revision_fails_cleanly(
 ) -> None:
     assert main(["migrate", "--revision", "no-such-revision"]) == 1
     last_line = capsys.readouterr().err.splitlines()[-1]
-    assert last_line == "error: Can't locate revision identified by 'no-such-revision'"
+    expected = (
+        "error: unknown revision 'no-such-revision' (not in migrations/versions/)"
+    )
+    assert last_line == expected

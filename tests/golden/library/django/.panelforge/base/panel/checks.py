@@ -126,4 +126,7 @@ def application_or_exit(build: Callable[[], Application]) -> Application:
         refused = [str(exc)]
     if refused:
         _refuse(refused)
+    from .not_migrated import warn_if_not_migrated
+
+    warn_if_not_migrated()  # pending migrations: a warning naming the command
     return build()

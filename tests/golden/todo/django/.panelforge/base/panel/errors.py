@@ -27,6 +27,7 @@ from panel_core.routes import allowed_methods
 
 from .accept import wants_json
 from .bodies import too_large
+from .not_migrated import not_migrated_answer
 from .responses import json_response
 
 
@@ -59,10 +60,12 @@ class PanelErrorMiddleware:
     def process_exception(
         self, request: HttpRequest, exception: Exception
     ) -> HttpResponse | None:
-        """A ``PanelError`` becomes its answer; Django handles anything else."""
+        """A ``PanelError`` becomes its answer, so does a database error when not
+        migrated (503, ``panel.not_migrated``); Django handles anything else.
+        """
         if isinstance(exception, PanelError):
             return error_response(request, exception)
-        return None
+        return not_migrated_answer(request, exception)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -85,7 +88,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     exception = sys.exception()
     if isinstance(exception, PanelError):
         return error_response(request, exception)
-    return error_response(request, ServerError())
+    return not_migrated_answer(request, exception) or error_response(
+        request, ServerError()
+    )
 
 
 def _allowed(response: HttpResponse) -> list[str]:

@@ -15,6 +15,7 @@ from app.pages import PAGES
 from app.panel.actions import router as actions_router
 from app.panel.errors import install_error_handlers
 from app.panel.login import router as login_router
+from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
 from app.panel.pages import install_page_errors
 from app.panel.pages import router as pages_router
 from app.panel.registry import Registry
@@ -31,6 +32,7 @@ from panel_core.resource import Resource
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(app.state.settings)  # refuse to start without the secrets needed
+    warn_if_not_migrated(app)  # start anyway: `python -m app migrate` may follow
     yield
     app.state.engine.dispose()
 
@@ -69,6 +71,7 @@ def create_app(
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
     install_page_errors(app)
+    install_migration_errors(app)
     return app
 
 

@@ -1,0 +1,73 @@
+"""``manage.py migrate``, Django's, with clean failures and a ``--check`` that lists.
+
+- ``--check`` changes nothing (not even an SQLite file that does not exist yet): it
+  lists the pending migrations and exits 1, or says the database is up to date and
+  exits 0, for CI and deploy scripts. With an app label or ``--plan``, Django's own
+  ``--check`` answers (exit 1, no list).
+- A migration that refuses to run (``MigrationRefused``: rows the change would damage)
+  and database errors are printed as one ``error:`` line on stderr, exit 1, without a
+  traceback.
+- Going back is Django's: ``manage.py migrate app 0001`` unapplies the later
+  migrations of ``app`` (``zero``: all of them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.core.management.commands.migrate import Command as DjangoMigrate
+from django.db import DatabaseError
+
+from panel.not_migrated import MIGRATE_COMMAND, pending_migrations
+from panel_core.migration_guard import MigrationRefused
+
+_STARTS = frozenset({"apply_start", "unapply_start", "render_start"})
+
+
+class Command(DjangoMigrate):
+    """Django's ``migrate``; ``--check`` lists, refusals and errors are one line."""
+
+    help = (
+        "Updates database schema, or takes it back to an earlier migration "
+        "(migrate APP NAME; zero: all). --check lists what is pending, exit 1."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        """Migrate, or check; failures are ``error:`` lines and exit status 1."""
+        self._line_open = False
+        try:
+            if options["check_unapplied"] and not (
+                options["app_label"] or options["plan"]
+            ):
+                self._check(options["database"])
+                return
+            super().handle(*args, **options)
+        except MigrationRefused as exc:
+            self._fail(exc.message)
+        except DatabaseError as exc:
+            self._fail(f"migration failed: {exc}")
+
+    def migration_progress_callback(
+        self, action: str, migration: Any = None, fake: bool = False
+    ) -> None:
+        """Django's progress lines; remembers one left open ("Applying x...")."""
+        self._line_open = action in _STARTS
+        super().migration_progress_callback(action, migration, fake)
+
+    def _check(self, database: str) -> None:
+        pending = pending_migrations(database)
+        if not pending:
+            self.stdout.write("database up to date")
+            return
+        noun = "migration" if len(pending) == 1 else "migrations"
+        self.stdout.write(f"database not migrated: {len(pending)} pending {noun}")
+        for name in pending:
+            self.stdout.write(f"  {name}")
+        self.stdout.write(f"run `{MIGRATE_COMMAND}` to apply them")
+        raise SystemExit(1)
+
+    def _fail(self, message: str) -> NoReturn:
+        if self._line_open and self.verbosity > 0:
+            self.stdout.write(" FAILED")  # ends "  Applying app.0002_...…"
+        self.stderr.write(f"error: {message}")
+        raise SystemExit(1)
