@@ -225,13 +225,15 @@ def generate(
     force: bool = False,
     use_cache: bool = True,
     dry_run: bool = False,
+    allow_drop: Collection[str] = (),
     progress: Progress = _quiet,
 ) -> Update:
     """Generate ``manifest``'s project into ``dest``, or update the one there.
 
     An existing panelforge project is updated in place (edits merged, a migration
-    added); another non-empty ``dest`` is refused unless ``force`` replaces it.
-    ``dry_run`` computes the same changes and writes nothing.
+    added; destructive schema changes only when ``allow_drop`` names them); another
+    non-empty ``dest`` is refused unless ``force`` replaces it. ``dry_run`` computes
+    the same changes and writes nothing.
     """
     from .writer import check_destination, replace_directory, staging_area, write_tree
 
@@ -246,7 +248,13 @@ def generate(
             return done
         project, source = _load(manifest, dest, framework, caches)
         update = regenerate_project(
-            project, source, dest, caches=caches, dry_run=dry_run, progress=progress
+            project,
+            source,
+            dest,
+            caches=caches,
+            dry_run=dry_run,
+            allow_drop=allow_drop,
+            progress=progress,
         )
         if not dry_run and not update.conflicts:
             remember_run(dest, source, options, caches.runs)

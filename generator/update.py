@@ -10,10 +10,11 @@ and arguments left DEST's state, and DEST still is what that run wrote.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from . import ir
+from .changes import ChangePlan, plan_changes
 from .drift import CheckReport, find_drift
 from .errors import OutputError
 from .merge import has_conflict_markers
@@ -84,6 +85,21 @@ def add_schema_migration(
     return plan.path
 
 
+def change_plan(
+    state: State, project: ir.Project, allow_drop: Collection[str]
+) -> ChangePlan:
+    """The classified schema changes from the recorded manifest to ``project``.
+
+    Raises :class:`OutputError` (nothing written) for a destructive change that
+    ``allow_drop`` does not name, or one a migration cannot make.
+    """
+    from .migrations import diff_schema
+
+    plan = plan_changes(diff_schema(state.project, project), allow_drop)
+    plan.refuse_if_needed()
+    return plan
+
+
 def _new_output(
     project: ir.Project, state: State, dest: Path, caches: Caches, progress: Progress
 ) -> Output:
@@ -134,13 +150,18 @@ def regenerate_project(
     *,
     caches: Caches,
     dry_run: bool = False,
+    allow_drop: Collection[str] = (),
     progress: Progress = _quiet,
 ) -> Update:
-    """Bring the project in ``dest`` up to date with ``project``, keeping user edits."""
+    """Bring the project in ``dest`` up to date with ``project``, keeping user edits.
+
+    Destructive schema changes are refused unless ``allow_drop`` names them.
+    """
     from .writer import apply_changes
 
     state = read_state(dest)
     _refuse_framework_switch(state, project, dest)
+    plan = change_plan(state, project, allow_drop)
     output = _new_output(project, state, dest, caches, progress)
     current = _current(dest, output, state)
     _refuse_unresolved(state, current)
@@ -150,7 +171,7 @@ def regenerate_project(
     internal = internal_changes(
         bookkeeping(recorded, output, source), read_files_under(dest, STATE_DIR)
     )
-    update = Update(project, tuple(changes + internal), dry_run=dry_run)
+    update = Update(project, tuple(changes + internal), dry_run=dry_run, plan=plan)
     if not dry_run:
         progress(f"updating {dest}")
         apply_changes(dest, update.writes(), update.removals())

@@ -16,11 +16,14 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .. import ir
+from ..changes import migration_checks
 from ..errors import OutputError
 from ..migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ..plan import FilePlan
 from . import literal
 from .django_storage import field_call, migration_field_lines
+from .fastapi_alter import moved_values
+from .fastapi_migrations import check_lines
 
 APP_LABEL = "app"
 MIGRATIONS_DIR = "app/migrations/"
@@ -50,20 +53,32 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
                 f"migrations.AddField(model_name={model}, name={literal(field.name)}, "
                 f"field={_field(field, diff.after)})"
             )
-        for before, after in change.renamed:
-            operations.append(
-                f"migrations.RenameField(model_name={model}, "
-                f"old_name={literal(before.name)}, new_name={literal(after.name)})"
-            )
         for before, after in change.kept:
             old, new = _field(before, diff.before), _field(after, diff.after)
-            # A renamed relation's db_column still names the old column: altered.
+            renamed = before.name != after.name
+            # A renamed relation's db_column still names the old column: altered
+            # after the rename. Other fields change type under their old name first
+            # (PostgreSQL's text-pattern index of the old name goes with the type).
+            early = renamed and not after.relation
+            if renamed:
+                rename = (
+                    f"migrations.RenameField(model_name={model}, "
+                    f"old_name={literal(before.name)}, new_name={literal(after.name)})"
+                )
             if old != new:
-                operations.append(
+                name = before.name if early else after.name
+                alter = (
                     f"migrations.AlterField(model_name={model}, "
-                    f"name={literal(after.name)}, field={new})"
+                    f"name={literal(name)}, field={new})"
+                )
+                operations += (
+                    [alter, rename]
+                    if early
+                    else ([rename, alter] if renamed else [alter])
                 )
                 altered.append(Step("alter", change.after.table, after.name))
+            elif renamed:
+                operations.append(rename)
         operations += [
             f"migrations.RemoveField(model_name={model}, name={literal(f.name)})"
             for f in change.dropped
@@ -71,14 +86,56 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
     return operations, altered
 
 
+def _first_operations(diff: SchemaDiff) -> list[str]:
+    """Data checks, enum value moves and model renames: before any other change."""
+    operations = []
+    checks = check_lines(migration_checks(diff))
+    undo = check_lines(migration_checks(diff.reversed()))
+    if checks or undo:
+        operations.append(
+            "data_check(\n"
+            + _check_tuple(checks)
+            + ",\n"
+            + _check_tuple(undo)
+            + ",\nrevision)"
+        )
+    for change in diff.changed:
+        for before, after in change.kept:
+            if moves := moved_values(before, after):
+                operations.append(
+                    f"move_values({literal(change.before.table)}, "
+                    f"{literal(before.name)}, {literal(moves)})"
+                )
+    for change in diff.changed:
+        old, new = change.before, change.after
+        if old.model_name != new.model_name:
+            operations.append(
+                f"migrations.RenameModel(old_name={literal(old.model_name)}, "
+                f"new_name={literal(new.model_name)})"
+            )
+        if old.table != new.table:
+            operations.append(
+                f"migrations.AlterModelTable(name={literal(new.model_name.lower())}, "
+                f"table={literal(new.table)})"
+            )
+    return operations
+
+
+def _check_tuple(lines: list[str]) -> str:
+    if not lines:
+        return "()"
+    return "(" + "".join(f"{line.removesuffix(',')}," for line in lines) + ")"
+
+
 def migration_plan(
     diff: SchemaDiff, *, name_number: str, dependency: str | None, header: list[str]
 ) -> FilePlan | None:
     """The plan of the migration for ``diff``, or ``None`` when the models agree."""
+    first = _first_operations(diff)
     changes, altered = _change_operations(diff)
     created = [create_model(r, diff.after) for r in diff.created]
     deleted = [literal(r.model_name) for r in diff.dropped]
-    if not (changes or created or deleted):
+    if not (first or changes or created or deleted):
         return None
     described = structural_steps(diff) + altered
     code = "\n".join(changes + [line for m in created for line in m["fields"]])
@@ -87,6 +144,10 @@ def migration_plan(
         "summary": _summary(described, diff.after),
         "details": [str(s) for s in described] if len(described) > 1 else [],
         "dependency": literal(dependency) if dependency else None,
+        "revision": literal(name_number),
+        "first": first,
+        "uses_checks": any(op.startswith("data_check(") for op in first),
+        "uses_moves": any(op.startswith("move_values(") for op in first),
         "created": created,
         "changes": changes,
         "deleted": deleted,

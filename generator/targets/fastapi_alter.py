@@ -36,11 +36,6 @@ _PG_TYPES = (
     (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
     (r"sa\.Uuid\(\)", "uuid"),
 )
-_ZERO_BY_FORMAT = {
-    "date": "datetime.date(1970, 1, 1)",
-    "date-time": "datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)",
-    "uuid": "uuid.UUID(int=0)",
-}
 
 
 @dataclass(frozen=True)
@@ -88,23 +83,12 @@ def pg_type(type_code: str) -> str:
 def fill_value(field: ir.Field) -> str | None:
     """Python source of the value NULLs get when ``field`` becomes NOT NULL.
 
-    The manifest's default, else a zero of the type; ``None`` for a relation, which no
-    made-up value can satisfy.
+    The manifest's ``default:``, never a made-up value; ``None`` without one (the
+    migration's data check refuses while NULLs remain, see :mod:`generator.changes`).
     """
-    if field.relation:
+    if field.relation or not field.has_default or field.default is None:
         return None
-    if field.has_default:
-        return default_code(field)
-    if field.enum:
-        return literal(field.enum[0])
-    if field.type == "string":
-        return _ZERO_BY_FORMAT.get(field.format or "", '""')
-    if field.type == "boolean":
-        return "False"
-    zero = 0 if field.type == "integer" else 0.0
-    low, high = field.minimum, field.maximum
-    value = max(zero, low) if low is not None else zero
-    return literal(min(value, high) if high is not None else value)
+    return default_code(field)
 
 
 @dataclass(frozen=True)
@@ -134,13 +118,19 @@ def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
     ]
 
 
+def _table_renamed(change: TableChange) -> bool:
+    return change.before.table != change.after.table
+
+
 def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.before.table
+    moved = _table_renamed(change)
     names = [f.name for f in change.dropped if indexed(f)]
     names += [
         p.before.name
         for p in _pairs(change, diff)
-        if p.before.index and (not p.after.index or p.before.name != p.after.name)
+        if p.before.index
+        and (moved or not p.after.index or p.before.name != p.after.name)
     ]
     return [
         call(
@@ -154,11 +144,13 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 
 def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
+    moved = _table_renamed(change)
     names = [f.name for f in change.added if indexed(f)]
     names += [
         p.after.name
         for p in _pairs(change, diff)
-        if p.after.index and (not p.before.index or p.before.name != p.after.name)
+        if p.after.index
+        and (moved or not p.before.index or p.before.name != p.after.name)
     ]
     return [
         call(
@@ -204,9 +196,16 @@ def _alter(name: str, args: list[str]) -> str:
     return call("batch_op.alter_column", [literal(name), *args], indent=2)
 
 
+def _foreign_key_moves(change: TableChange, p: _Pair) -> bool:
+    """Whether a kept column's foreign key is dropped and created again."""
+    return _table_renamed(change) or (
+        p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+    )
+
+
 def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     """Foreign keys dropped, types changed, columns renamed, dropped and added."""
-    table = change.before.table
+    table = change.before.table  # constraint names still say the old table
     lines = [
         _drop_foreign_key(table, column(f, diff.before))
         for f in change.dropped
@@ -215,10 +214,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     lines += [
         _drop_foreign_key(table, p.before)
         for p in _pairs(change, diff)
-        if p.before.foreign_key
-        and (
-            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
-        )
+        if p.before.foreign_key and _foreign_key_moves(change, p)
     ]
     for p in _pairs(change, diff):
         loosen = not p.before.nullable and p.after.nullable
@@ -269,20 +265,9 @@ def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
     for field in fields:
         value = fill_value(field)
         if value is None:
-            lines.append(
-                f"# Rows without a {field.name} must get one before the next step."
-            )
-            continue
+            continue  # the migration's data check refuses while NULLs remain
         name = literal(field.name)
-        table_call = call(
-            "sa.table",
-            [
-                literal(change.after.table),
-                call("sa.column", [name, migration_type(field)], indent=1),
-            ],
-            indent=1,
-            prefix="table = ",
-        )
+        table_call = _table_of(change.after.table, field)
         chain = [
             "table.update()",
             f".where(table.c[{name}].is_(None))",
@@ -317,10 +302,7 @@ def _second_batch(
     lines += [
         _create_foreign_key(table, p.after)
         for p in _pairs(change, diff)
-        if p.after.foreign_key
-        and (
-            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
-        )
+        if p.after.foreign_key and _foreign_key_moves(change, p)
     ]
     return lines
 
@@ -346,6 +328,58 @@ def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
     return True
 
 
+def _rename_table(change: TableChange) -> list[str]:
+    """``op.rename_table``, and on PostgreSQL the key's constraint and sequence."""
+    if not _table_renamed(change):
+        return []
+    old, new = change.before.table, change.after.table
+    renames = [
+        f'ALTER TABLE "{new}" RENAME CONSTRAINT "pk_{old}" TO "pk_{new}"',
+        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key}_seq" '
+        f'RENAME TO "{new}_{change.after.key}_seq"',
+    ]
+    body = "".join(f"\n{INDENT * 2}op.execute({literal(sql)})" for sql in renames)
+    return [
+        call("op.rename_table", [literal(old), literal(new)], indent=1),
+        f'if op.get_bind().dialect.name == "postgresql":{body}',
+    ]
+
+
+def _moved_values(change: TableChange) -> list[str]:
+    """UPDATEs that move rows of renamed or retired enum values (``renamed_values``)."""
+    lines = []
+    for before, after in change.kept:
+        for old, new in moved_values(before, after):
+            name = literal(before.name)
+            chain = [
+                "table.update()",
+                f".where(table.c[{name}] == {literal(old)})",
+                f".values({{{name}: {literal(new)}}})",
+            ]
+            lines += [_table_of(change.before.table, before), _execute(chain)]
+    return lines
+
+
+def moved_values(before: ir.Field, after: ir.Field) -> list[tuple[object, object]]:
+    """The ``(old, new)`` enum values ``renamed_values`` moves, typed as stored."""
+    if not (before.enum and after.renamed_values):
+        return []
+    targets = {str(old): new for old, new in after.renamed_values}
+    return [(v, targets[str(v)]) for v in before.enum if str(v) in targets]
+
+
+def _table_of(table: str, field: ir.Field) -> str:
+    return call(
+        "sa.table",
+        [
+            literal(table),
+            call("sa.column", [literal(field.name), migration_type(field)], indent=1),
+        ],
+        indent=1,
+        prefix="table = ",
+    )
+
+
 def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     """The statements that bring one table from ``before`` to ``after``."""
     if _same_storage(change, diff):
@@ -353,7 +387,9 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     tightened = _tightened(change, diff)
     return [
+        *_moved_values(change),
         *_dropped_indexes(change, diff),
+        *_rename_table(change),
         *_batch(table, _first_batch(change, diff)),
         *_fills(change, tightened),
         *_batch(table, _second_batch(change, diff, tightened)),

@@ -15,10 +15,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .. import ir
+from ..changes import DataCheck, migration_checks
 from ..errors import OutputError
 from ..migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ..plan import FilePlan
-from . import literal
+from . import call, literal
 from .fastapi_alter import altered_columns, table_change_lines
 from .fastapi_storage import table_context
 
@@ -42,6 +43,30 @@ def operation_lines(diff: SchemaDiff) -> list[str]:
         lines += table_change_lines(change, diff)
     lines += [f"op.drop_table({literal(r.table)})" for r in diff.dropped]
     return lines
+
+
+def check_lines(checks: tuple[DataCheck, ...]) -> list[str]:
+    """``Check(...)`` items of a migration's data checks, one per line, black's way."""
+    return [
+        call(
+            "Check",
+            [
+                literal(c.table),
+                literal(c.column),
+                f"key={literal(c.key)}",
+                f"kind={literal(c.kind)}",
+                *(
+                    [f"argument={literal(c.argument)}"]
+                    if c.argument is not None
+                    else []
+                ),
+                f"hint={literal(c.hint)}",
+            ],
+            indent=1,
+            suffix=",",
+        )
+        for c in checks
+    ]
 
 
 def steps(diff: SchemaDiff) -> list[Step]:
@@ -72,6 +97,8 @@ def migration_plan(
     if not upgrade:
         return None
     downgrade = operation_lines(diff.reversed())
+    checks = check_lines(migration_checks(diff))
+    undo_checks = check_lines(migration_checks(diff.reversed()))
     described = steps(diff)
     context: dict[str, Any] = {
         "header": header,
@@ -83,6 +110,8 @@ def migration_plan(
         "down_revision_id": down_revision or "",
         "upgrade": upgrade,
         "downgrade": downgrade,
+        "checks": checks,
+        "undo_checks": undo_checks,
         **_imports(upgrade + downgrade),
     }
     path = f"migrations/versions/{revision}_{slug(described)}.py"
