@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import ir
 from .errors import OutputError
@@ -34,6 +35,7 @@ _CASTS = {
     ("number", "integer"): "integer",
 }
 _WIDENING = {("integer", "number"), ("integer", "string"), ("number", "string")}
+_INT64_DIGITS = 20  # len("-9223372036854775808"): any integer fits
 
 
 @dataclass(frozen=True)
@@ -238,8 +240,13 @@ def _type_change(
     types = (old.type, new.type)
     if old.type != new.type or old.format != new.format:
         text = f"change {column} from {_type_name(old)} to {_type_name(new)}"
-        if types in _WIDENING and not new.max_length and new.format is None:
-            yield Change(SAFE, text, where + ".type")
+        if types in _WIDENING and new.format is None:
+            if new.max_length is None or new.max_length >= _INT64_DIGITS:
+                yield Change(SAFE, text, where + ".type")
+                return
+            hint = f"shorten those values first, or give {where} a larger maxLength"
+            check = _check(change, old, "longer_than", new.max_length, hint)
+            yield Change(DATA, text, where + ".type", (check,))
             return
         kind = _CASTS.get(types) if old.format is None else None
         if old.type == new.type == "string" and old.format is None:
@@ -279,12 +286,11 @@ def _enum_change(
 ) -> Iterator[Change]:
     if not (old.enum and new.enum):
         return
-    mapped = {str(value): target for value, target in new.renamed_values}
-    for value in old.enum:
-        if str(value) in mapped:
-            text = f"move {column} values {value!r} to {mapped[str(value)]!r}"
-            yield Change(SAFE, text, where + ".renamed_values")
-    gone = tuple(v for v in old.enum if v not in new.enum and str(v) not in mapped)
+    mapped = dict(moved_values(old, new))
+    for value, target in mapped.items():
+        text = f"move {column} values {value!r} to {target!r}"
+        yield Change(SAFE, text, where + ".renamed_values")
+    gone = tuple(v for v in old.enum if v not in new.enum and v not in mapped)
     if gone:
         hint = (
             f"map them with {where}.renamed_values "
@@ -295,6 +301,27 @@ def _enum_change(
         yield Change(
             DATA, f"remove {column} values {listed}", where + ".enum", (check,)
         )
+
+
+def moved_values(before: ir.Field, after: ir.Field) -> list[tuple[Any, Any]]:
+    """The ``(old, new)`` enum values rows move from, typed as stored.
+
+    Forward, ``after.renamed_values`` says it; undoing it (``before`` declares the
+    map), each new value goes back to the one old value that moved to it, unless
+    the old enum had that value itself.
+    """
+    if not (before.enum and after.enum):
+        return []
+    if after.renamed_values:
+        targets = {str(old): new for old, new in after.renamed_values}
+        return [(v, targets[str(v)]) for v in before.enum if str(v) in targets]
+    news = [new for _, new in before.renamed_values]
+    typed = {str(v): v for v in after.enum}
+    return [
+        (new, typed[str(old)])
+        for old, new in before.renamed_values
+        if news.count(new) == 1 and new not in after.enum and str(old) in typed
+    ]
 
 
 def _tightened(

@@ -16,13 +16,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .. import ir
-from ..changes import migration_checks
+from ..changes import migration_checks, moved_values
 from ..errors import OutputError
 from ..migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ..plan import FilePlan
 from . import literal
 from .django_storage import field_call, migration_field_lines
-from .fastapi_alter import moved_values
 from .fastapi_migrations import check_lines
 
 APP_LABEL = "app"
@@ -89,22 +88,15 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
 def _first_operations(diff: SchemaDiff) -> list[str]:
     """Data checks, enum value moves and model renames: before any other change."""
     operations = []
-    checks = check_lines(migration_checks(diff))
-    undo = check_lines(migration_checks(diff.reversed()))
-    if checks or undo:
-        operations.append(
-            "data_check(\n"
-            + _check_tuple(checks)
-            + ",\n"
-            + _check_tuple(undo)
-            + ",\nrevision)"
-        )
+    if checks := check_lines(migration_checks(diff)):
+        operations.append(f"data_check({_check_tuple(checks)}, revision)")
     for change in diff.changed:
         for before, after in change.kept:
             if moves := moved_values(before, after):
                 operations.append(
                     f"move_values({literal(change.before.table)}, "
-                    f"{literal(before.name)}, {literal(moves)})"
+                    f"{literal(before.name)}, {literal(moves)}, "
+                    f"{literal(moved_values(after, before))})"
                 )
     for change in diff.changed:
         old, new = change.before, change.after
@@ -121,6 +113,13 @@ def _first_operations(diff: SchemaDiff) -> list[str]:
     return operations
 
 
+def _last_operations(diff: SchemaDiff) -> list[str]:
+    """The undo's data check: last, since Django undoes operations in reverse."""
+    if undo := check_lines(migration_checks(diff.reversed())):
+        return [f"undo_check({_check_tuple(undo)}, revision)"]
+    return []
+
+
 def _check_tuple(lines: list[str]) -> str:
     if not lines:
         return "()"
@@ -132,6 +131,7 @@ def migration_plan(
 ) -> FilePlan | None:
     """The plan of the migration for ``diff``, or ``None`` when the models agree."""
     first = _first_operations(diff)
+    last = _last_operations(diff)
     changes, altered = _change_operations(diff)
     created = [create_model(r, diff.after) for r in diff.created]
     deleted = [literal(r.model_name) for r in diff.dropped]
@@ -146,8 +146,9 @@ def migration_plan(
         "dependency": literal(dependency) if dependency else None,
         "revision": literal(name_number),
         "first": first,
-        "uses_checks": any(op.startswith("data_check(") for op in first),
-        "uses_moves": any(op.startswith("move_values(") for op in first),
+        "last": last,
+        "renames_model": any(op.startswith("migrations.RenameModel") for op in first),
+        "imports": _helper_imports(first + last),
         "created": created,
         "changes": changes,
         "deleted": deleted,
@@ -157,6 +158,14 @@ def migration_plan(
     }
     path = f"{MIGRATIONS_DIR}{name_number}_{slug(described)}.py"
     return FilePlan(path, TEMPLATE, context, owner="generated")
+
+
+def _helper_imports(operations: list[str]) -> list[str]:
+    """The names of ``panel.data_checks`` the operations use, sorted."""
+    used = {op.split("(", 1)[0] for op in operations if not op.startswith("migr")}
+    if used & {"data_check", "undo_check"}:
+        used.add("Check")
+    return sorted(used)
 
 
 def _summary(described: list[Step], project: ir.Project) -> str:

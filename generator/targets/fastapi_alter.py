@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .. import ir
+from ..changes import moved_values
 from ..migrations import SchemaDiff, TableChange
 from . import INDENT, LINE_LENGTH, call, literal
 from .fastapi_storage import default_code, indexed, migration_type, on_delete
@@ -358,14 +359,6 @@ def _moved_values(change: TableChange) -> list[str]:
             ]
             lines += [_table_of(change.before.table, before), _execute(chain)]
     return lines
-
-
-def moved_values(before: ir.Field, after: ir.Field) -> list[tuple[object, object]]:
-    """The ``(old, new)`` enum values ``renamed_values`` moves, typed as stored."""
-    if not (before.enum and after.renamed_values):
-        return []
-    targets = {str(old): new for old, new in after.renamed_values}
-    return [(v, targets[str(v)]) for v in before.enum if str(v) in targets]
 
 
 def _table_of(table: str, field: ir.Field) -> str:

@@ -3,7 +3,9 @@
 ``data_check(...)`` is a ``RunPython`` that counts the rows a migration would damage
 and raises ``MigrationRefused`` before any change (Django runs a migration in one
 transaction on SQLite and PostgreSQL, so nothing is left half done);
-``move_values(...)`` moves rows of renamed or retired enum values. Generated
+``undo_check(...)``, the last operation, does the same when the migration is undone
+(Django undoes operations in reverse order); ``move_values(...)`` moves rows of
+renamed or retired enum values, and back on undo. Generated
 migrations import them from here, a module that stays where it is.
 """
 
@@ -16,7 +18,7 @@ from django.db import migrations
 
 from panel.core.migration_guard import Check, Rows, quote_name, refuse_damage
 
-__all__ = ["Check", "data_check", "move_values"]
+__all__ = ["Check", "data_check", "move_values", "undo_check"]
 
 
 def _runner(schema_editor: Any) -> Callable[[str], Rows]:
@@ -30,31 +32,37 @@ def _runner(schema_editor: Any) -> Callable[[str], Rows]:
     return run
 
 
-def data_check(
-    checks: Sequence[Check], undo_checks: Sequence[Check], migration: str
-) -> migrations.RunPython:
-    """Refuse the migration (or its undo) while rows it would damage exist."""
+def _noop(apps: Any, schema_editor: Any) -> None:
+    del apps, schema_editor
+
+
+def data_check(checks: Sequence[Check], migration: str) -> migrations.RunPython:
+    """First operation: refuse the migration while rows it would damage exist."""
 
     def forwards(apps: Any, schema_editor: Any) -> None:
         del apps
         refuse_damage(_runner(schema_editor), checks, migration)
 
+    return migrations.RunPython(forwards, _noop, elidable=False)
+
+
+def undo_check(checks: Sequence[Check], migration: str) -> migrations.RunPython:
+    """Last operation (Django undoes in reverse, so it runs first): the same on undo."""
+
     def backwards(apps: Any, schema_editor: Any) -> None:
         del apps
-        refuse_damage(_runner(schema_editor), undo_checks, f"{migration} (undo)")
+        refuse_damage(_runner(schema_editor), checks, f"{migration} (undo)")
 
-    return migrations.RunPython(forwards, backwards, elidable=False)
+    return migrations.RunPython(_noop, backwards, elidable=False)
 
 
 def move_values(
-    table: str, column: str, moves: Sequence[tuple[object, object]]
+    table: str,
+    column: str,
+    moves: Sequence[tuple[object, object]],
+    undo: Sequence[tuple[object, object]],
 ) -> migrations.RunPython:
-    """Set ``column`` to ``new`` where it holds ``old``, for each ``(old, new)``.
-
-    The undo moves back the values that only one old value moved to.
-    """
-    targets = [new for _, new in moves]
-    undo = [(new, old) for old, new in moves if targets.count(new) == 1]
+    """Set ``column`` to ``new`` where it holds ``old``, for each ``(old, new)``."""
 
     def apply(pairs: Sequence[tuple[object, object]]) -> Callable[[Any, Any], None]:
         def run(apps: Any, schema_editor: Any) -> None:

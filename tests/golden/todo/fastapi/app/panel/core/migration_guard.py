@@ -118,7 +118,7 @@ def _condition(check: Check) -> str | None:
     """The WHERE clause of the damaged rows, when SQL can say it."""
     column = quote_name(check.column)
     if check.kind == "longer_than":
-        return f"LENGTH({column}) > {int(check.argument)}"  # type: ignore[call-overload]
+        return f"LENGTH(CAST({column} AS TEXT)) > {int(check.argument)}"  # type: ignore[call-overload]
     if check.kind == "null":
         return f"{column} IS NULL"
     if check.kind == "values":
