@@ -324,6 +324,15 @@ def moved_values(before: ir.Field, after: ir.Field) -> list[tuple[Any, Any]]:
     ]
 
 
+def values_widen(before: ir.Field, after: ir.Field) -> bool:
+    """Whether an enum column's longest value grows (or stays): moves go last."""
+    return _width(after) >= _width(before)
+
+
+def _width(field: ir.Field) -> int:
+    return max((len(str(v)) for v in field.enum or ()), default=0)
+
+
 def _tightened(
     change: TableChange, old: ir.Field, new: ir.Field, column: str, where: str
 ) -> Change:

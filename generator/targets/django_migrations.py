@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from .. import ir
-from ..changes import migration_checks, moved_values
+from ..changes import migration_checks, moved_values, values_widen
 from ..errors import OutputError
 from ..migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ..plan import FilePlan
@@ -78,6 +78,8 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
                 altered.append(Step("alter", change.after.table, after.name))
             elif renamed:
                 operations.append(rename)
+            if values_widen(before, after):  # into the wider column, once it is
+                operations += _moves(change.before.table, after.name, before, after)
         operations += [
             f"migrations.RemoveField(model_name={model}, name={literal(f.name)})"
             for f in change.dropped
@@ -92,12 +94,8 @@ def _first_operations(diff: SchemaDiff) -> list[str]:
         operations.append(f"data_check({_check_tuple(checks)}, revision)")
     for change in diff.changed:
         for before, after in change.kept:
-            if moves := moved_values(before, after):
-                operations.append(
-                    f"move_values({literal(change.before.table)}, "
-                    f"{literal(before.name)}, {literal(moves)}, "
-                    f"{literal(moved_values(after, before))})"
-                )
+            if not values_widen(before, after):
+                operations += _moves(change.before.table, before.name, before, after)
     for change in diff.changed:
         old, new = change.before, change.after
         if old.model_name != new.model_name:
@@ -105,12 +103,29 @@ def _first_operations(diff: SchemaDiff) -> list[str]:
                 f"migrations.RenameModel(old_name={literal(old.model_name)}, "
                 f"new_name={literal(new.model_name)})"
             )
-        if old.table != new.table:
-            operations.append(
-                f"migrations.AlterModelTable(name={literal(new.model_name.lower())}, "
-                f"table={literal(new.table)})"
-            )
     return operations
+
+
+def _moves(table: str, column: str, before: ir.Field, after: ir.Field) -> list[str]:
+    """``move_values(...)`` of one enum field, undone by its own reverse moves."""
+    moves = moved_values(before, after)
+    if not moves:
+        return []
+    return [
+        f"move_values({literal(table)}, {literal(column)}, {literal(moves)}, "
+        f"{literal(moved_values(after, before))})"
+    ]
+
+
+def _table_renames(diff: SchemaDiff) -> list[str]:
+    """``AlterModelTable`` after the field changes: Django names the PostgreSQL
+    text-pattern index of a changed column after the table it finds then."""
+    return [
+        f"migrations.AlterModelTable(name={literal(c.after.model_name.lower())}, "
+        f"table={literal(c.after.table)})"
+        for c in diff.changed
+        if c.before.table != c.after.table
+    ]
 
 
 def _last_operations(diff: SchemaDiff) -> list[str]:
@@ -133,6 +148,7 @@ def migration_plan(
     first = _first_operations(diff)
     last = _last_operations(diff)
     changes, altered = _change_operations(diff)
+    changes += _table_renames(diff)
     created = [create_model(r, diff.after) for r in diff.created]
     deleted = [literal(r.model_name) for r in diff.dropped]
     if not (first or changes or created or deleted):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .. import ir
-from ..changes import moved_values
+from ..changes import moved_values, values_widen
 from ..migrations import SchemaDiff, TableChange
 from . import INDENT, LINE_LENGTH, call, literal
 from .fastapi_storage import default_code, indexed, migration_type, on_delete
@@ -346,18 +346,26 @@ def _rename_table(change: TableChange) -> list[str]:
     ]
 
 
-def _moved_values(change: TableChange) -> list[str]:
-    """UPDATEs that move rows of renamed or retired enum values (``renamed_values``)."""
+def _moved_values(change: TableChange, *, widening: bool) -> list[str]:
+    """UPDATEs that move rows of renamed or retired enum values (``renamed_values``).
+
+    Into a narrower column they run first, on the old table and column; into a
+    wider one after the column changed (the new values may not fit before).
+    """
     lines = []
+    table = change.after.table if widening else change.before.table
     for before, after in change.kept:
+        if values_widen(before, after) != widening:
+            continue
+        field = after if widening else before
         for old, new in moved_values(before, after):
-            name = literal(before.name)
+            name = literal(field.name)
             chain = [
                 "table.update()",
                 f".where(table.c[{name}] == {literal(old)})",
                 f".values({{{name}: {literal(new)}}})",
             ]
-            lines += [_table_of(change.before.table, before), _execute(chain)]
+            lines += [_table_of(table, field), _execute(chain)]
     return lines
 
 
@@ -380,10 +388,11 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     tightened = _tightened(change, diff)
     return [
-        *_moved_values(change),
+        *_moved_values(change, widening=False),
         *_dropped_indexes(change, diff),
         *_rename_table(change),
         *_batch(table, _first_batch(change, diff)),
+        *_moved_values(change, widening=True),
         *_fills(change, tightened),
         *_batch(table, _second_batch(change, diff, tightened)),
         *_created_indexes(change, diff),
