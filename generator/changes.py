@@ -73,6 +73,7 @@ class ChangePlan:
     """Every change of one regeneration, in the order the migration makes them."""
 
     changes: tuple[Change, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()  # e.g. the database could not be reached
 
     @property
     def refused(self) -> tuple[Change, ...]:
@@ -84,8 +85,10 @@ class ChangePlan:
         return tuple(check for c in self.changes for check in c.checks)
 
     def lines(self) -> list[str]:
-        """The plan as the CLI prints it."""
-        return [str(change) for change in self.changes]
+        """The plan as the CLI prints it (then its notes)."""
+        return [str(change) for change in self.changes] + [
+            f"note: {note}" for note in self.notes
+        ]
 
     def refuse_if_needed(self) -> None:
         """Raise :class:`OutputError` naming each destructive change not accepted."""

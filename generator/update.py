@@ -11,6 +11,7 @@ and arguments left DEST's state, and DEST still is what that run wrote.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from . import ir
@@ -86,18 +87,21 @@ def add_schema_migration(
 
 
 def change_plan(
-    state: State, project: ir.Project, allow_drop: Collection[str]
+    state: State, project: ir.Project, dest: Path, allow_drop: Collection[str]
 ) -> ChangePlan:
     """The classified schema changes from the recorded manifest to ``project``.
 
     Raises :class:`OutputError` (nothing written) for a destructive change that
-    ``allow_drop`` does not name, or one a migration cannot make.
+    ``allow_drop`` does not name, one a migration cannot make, or one the rows of
+    the project's database (when reachable) do not fit.
     """
+    from .database import count_damage
     from .migrations import diff_schema
 
     plan = plan_changes(diff_schema(state.project, project), allow_drop)
     plan.refuse_if_needed()
-    return plan
+    note = count_damage(plan, dest, project.name)
+    return replace(plan, notes=(note,)) if note else plan
 
 
 def _new_output(
@@ -161,7 +165,7 @@ def regenerate_project(
 
     state = read_state(dest)
     _refuse_framework_switch(state, project, dest)
-    plan = change_plan(state, project, allow_drop)
+    plan = change_plan(state, project, dest, allow_drop)
     output = _new_output(project, state, dest, caches, progress)
     current = _current(dest, output, state)
     _refuse_unresolved(state, current)
