@@ -21,7 +21,7 @@ from ..errors import OutputError
 from ..migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ..plan import FilePlan
 from . import literal
-from .django_storage import field_call, migration_field_lines
+from .django_storage import field_call, indexed, migration_field_lines
 from .fastapi_migrations import check_lines
 
 APP_LABEL = "app"
@@ -120,12 +120,25 @@ def _moves(table: str, column: str, before: ir.Field, after: ir.Field) -> list[s
 def _table_renames(diff: SchemaDiff) -> list[str]:
     """``AlterModelTable`` after the field changes: Django names the PostgreSQL
     text-pattern index of a changed column after the table it finds then."""
-    return [
-        f"migrations.AlterModelTable(name={literal(c.after.model_name.lower())}, "
-        f"table={literal(c.after.table)})"
-        for c in diff.changed
-        if c.before.table != c.after.table
-    ]
+    operations = []
+    for change in diff.changed:
+        old, new = change.before.table, change.after.table
+        if old == new:
+            continue
+        model = literal(change.after.model_name.lower())
+        operations.append(
+            f"migrations.AlterModelTable(name={model}, table={literal(new)})"
+        )
+        texts = [
+            f.name
+            for f in change.after.fields
+            if f.type == "string" and indexed(f) and not f.relation
+        ]
+        if texts:
+            operations.append(
+                f"rename_text_indexes({literal(old)}, {literal(new)}, {literal(texts)})"
+            )
+    return operations
 
 
 def _last_operations(diff: SchemaDiff) -> list[str]:
@@ -164,7 +177,7 @@ def migration_plan(
         "first": first,
         "last": last,
         "renames_model": any(op.startswith("migrations.RenameModel") for op in first),
-        "imports": _helper_imports(first + last),
+        "imports": _helper_imports(first + changes + last),
         "created": created,
         "changes": changes,
         "deleted": deleted,

@@ -18,7 +18,7 @@ from django.db import migrations
 
 from panel.core.migration_guard import Check, Rows, quote_name, refuse_damage
 
-__all__ = ["Check", "data_check", "move_values", "undo_check"]
+__all__ = ["Check", "data_check", "move_values", "rename_text_indexes", "undo_check"]
 
 
 def _runner(schema_editor: Any) -> Callable[[str], Rows]:
@@ -78,3 +78,31 @@ def move_values(
         return run
 
     return migrations.RunPython(apply(moves), apply(undo), elidable=False)
+
+
+def rename_text_indexes(
+    old_table: str, new_table: str, columns: Sequence[str]
+) -> migrations.RunPython:
+    """After ``AlterModelTable``: give PostgreSQL's text-pattern (``_like``) indexes
+    the names Django derives from the new table, so that later type changes of
+    those columns find and drop them (Django computes that name, it does not look
+    it up)."""
+
+    def rename(source: str, target: str) -> Callable[[Any, Any], None]:
+        def run(apps: Any, schema_editor: Any) -> None:
+            del apps
+            if schema_editor.connection.vendor != "postgresql":
+                return
+            for column in columns:
+                old = schema_editor._create_index_name(source, [column], suffix="_like")
+                new = schema_editor._create_index_name(target, [column], suffix="_like")
+                schema_editor.execute(
+                    f"ALTER INDEX IF EXISTS {quote_name(old)} "
+                    f"RENAME TO {quote_name(new)}"
+                )
+
+        return run
+
+    return migrations.RunPython(
+        rename(old_table, new_table), rename(new_table, old_table), elidable=False
+    )

@@ -192,9 +192,11 @@ def find_damage(run: RunSql, checks: Iterable[Check]) -> list[Finding]:
     return [f for c in checks if (f := _find(run, c)) is not None]
 
 
-def describe(findings: Sequence[Finding], what: str) -> str:
+def describe(
+    findings: Sequence[Finding], what: str, outcome: str = "nothing was changed"
+) -> str:
     """The refusal: what was refused, then one line (and hint) per finding."""
-    lines = [f"{what} would damage data, so nothing was changed:"]
+    lines = [f"{what} would damage data, so {outcome}:"]
     lines += [f"  {finding.describe()}" for finding in findings]
     return "\n".join(lines)
 
