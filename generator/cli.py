@@ -42,6 +42,10 @@ def _print_update(update: Update, dest: Path, *, diff: bool) -> None:
     if update.fresh and not update.dry_run:
         print(f"generated {_describe(update.project)} in {dest}")
         return
+    if update.plan is not None and update.plan.changes:
+        print("schema changes:")
+        for line in update.plan.lines():
+            print(f"  {line}")
     for change in update.reported:
         note = f" ({change.note})" if change.note else ""
         print(f"  {change.status:<9} {change.path}{note}")
@@ -88,6 +92,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         force=args.force,
         use_cache=not args.no_cache,
         dry_run=args.dry_run,
+        allow_drop=tuple(args.allow_drop),
         progress=_progress_printer(args.quiet),
     )
     if not args.quiet or args.diff:
@@ -180,6 +185,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gen.add_argument(
         "--diff", action="store_true", help="also print a unified diff per file"
+    )
+    gen.add_argument(
+        "--allow-drop",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="accept dropping a resource's table (Ticket) or a field's column "
+        "(Ticket.notes) and its data; repeatable",
     )
     gen.add_argument(
         "--no-cache", action="store_true", help="do not use the formatter cache"

@@ -11,6 +11,7 @@ changes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
@@ -58,13 +59,15 @@ def generate(
     force: bool = False,
     use_cache: bool = True,
     dry_run: bool = False,
+    allow_drop: tuple[str, ...] = (),
     progress: Progress = quiet,
 ) -> Update:
     """Generate ``manifest``'s project into ``dest``, or update the one there.
 
     An existing panelforge project is updated in place (edits merged, a migration
-    added); another non-empty ``dest`` is refused unless ``force`` replaces it.
-    ``dry_run`` computes the same changes and writes nothing.
+    added; destructive schema changes only when ``allow_drop`` names them); another
+    non-empty ``dest`` is refused unless ``force`` replaces it. ``dry_run`` computes
+    the same changes and writes nothing.
     """
     run = Run.start(
         use_cache=use_cache,
@@ -72,6 +75,7 @@ def generate(
         force=force,
         dry_run=dry_run,
         framework=framework,
+        allow_drop=allow_drop,
     )
     run.progress(f"loading {manifest}")
     options = run_options(manifest, dest, framework)
@@ -87,12 +91,15 @@ def _update(manifest: Path, dest: Path, run: Run, options: str) -> Update:
         return done
     from .assemble import regenerated_output
     from .regen.inplace import refuse_framework_switch, update_in_place
+    from .regen.row_counts import change_plan
 
     project, source = _load(manifest, dest, run)
     state = read_state(dest)
     refuse_framework_switch(state, project, dest)
+    plan = change_plan(state, project, dest, run)
     output = regenerated_output(project, state, dest, run)
     update = update_in_place(project, source, dest, state, output, run)
+    update = replace(update, plan=plan)
     if not run.dry_run and not update.conflicts:
         remember_run(dest, source, options, run.caches.runs)
     return update

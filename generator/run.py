@@ -58,6 +58,7 @@ class Run:
     force: bool = False  # replace a non-empty DEST
     dry_run: bool = False  # compute the changes, write nothing
     framework: ir.Framework | None = None  # overrides the manifest's project.framework
+    allow_drop: tuple[str, ...] = ()  # accepted drops: "Ticket", "Ticket.notes"
 
     @classmethod
     def start(
@@ -68,6 +69,8 @@ class Run:
         force: bool = False,
         dry_run: bool = False,
         framework: ir.Framework | None = None,
+        allow_drop: tuple[str, ...] = (),
     ) -> Run:
         """A run with the user's caches (or none) and the given options."""
-        return cls(Caches.default(use_cache), progress, force, dry_run, framework)
+        caches = Caches.default(use_cache)
+        return cls(caches, progress, force, dry_run, framework, allow_drop)

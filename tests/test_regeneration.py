@@ -112,7 +112,8 @@ def test_a_failure_while_regenerating_leaves_dest_as_it_was(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     changed = tmp_path / "todo.yaml"
-    changed.write_text(TODO.read_text().replace("Task:", "Chore:"))
+    renamed = "  Chore:\n    renamed_from: Task\n"
+    changed.write_text(TODO.read_text().replace("  Task:\n", renamed))
     before, mtimes = tree_files(project), _mtimes(project)
     calls = {"n": 0}
     real_format = Formatter.format
@@ -379,6 +380,13 @@ def _comparable(root: Path) -> dict[str, Any]:
     return files
 
 
+def _every_name(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """Every resource and ``Resource.field`` of ``manifest`` (for ``--allow-drop``)."""
+    resources = manifest["resources"]
+    fields = [f"{r}.{f}" for r, spec in resources.items() for f in spec["fields"]]
+    return (*resources, *fields)
+
+
 def _chain(root: Path) -> list[str]:
     """The revisions from base to head; fails unless the chain is linear."""
     parents: dict[str, str | None] = {}
@@ -459,10 +467,11 @@ def test_step_by_step_equals_fresh(data: st.DataObject) -> None:
         commands.generate(source, stepwise)
         for step in range(data.draw(st.integers(1, 4), label="steps")):
             edit = data.draw(st.sampled_from(EDITS), label=f"edit {step}")
+            droppable = _every_name(manifest)  # drops are accepted: no rows here
             edit(manifest, data, step)
             event(edit.__name__)
             _write(source, manifest)
-            update = commands.generate(source, stepwise)
+            update = commands.generate(source, stepwise, allow_drop=droppable)
             assert not update.conflicts, update.conflicts
         commands.generate(source, fresh)
 

@@ -57,6 +57,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         methods=tuple(spec.get("methods", ())),
         per_page=spec.get("per_page", 25),
         default_sort=spec.get("default_sort", "-" + key),
+        renamed_from=spec.get("renamed_from"),
     )
 
 
@@ -91,6 +92,7 @@ def build_field(
         sortable=spec.get("sortable", fmt not in ("text", "password")),
         filterable=spec.get("filterable", fmt != "password"),
         renamed_from=spec.get("renamed_from"),
+        renamed_values=tuple(spec.get("renamed_values", {}).items()),
         is_key=is_key,
     )
 

@@ -17,6 +17,7 @@ from ..model import naming
 from . import identifiers
 from .fieldvalues import field_type
 from .hints import shown
+from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .yamlnodes import Document
 
@@ -34,6 +35,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
     issues += _clash_issues(document, resources)
+    issues += rename_issues(document, resources)
     return issues
 
 

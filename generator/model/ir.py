@@ -60,6 +60,7 @@ class Field:
     sortable: bool = True
     filterable: bool = True
     renamed_from: str | None = None
+    renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
     is_key: bool = False
 
     @property
@@ -102,6 +103,7 @@ class Resource:
     methods: tuple[str, ...] = ()
     per_page: int = 25
     default_sort: str = "-id"
+    renamed_from: str | None = None  # the resource's name before a rename
 
     @property
     def key_field(self) -> Field:

@@ -77,8 +77,11 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     values = dict(data)
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
+    values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
     return ir.Field(**values)
 
 
 def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value

@@ -25,6 +25,7 @@ from typing import Literal
 
 from ..model import ir
 from ..render.output import Output
+from .change_plan import ChangePlan
 from .merge import MergeResult, is_mergeable, merge_three_way
 from .state import MERGED_OWNERS, STATE_DIR, State, sha256, state_files
 
@@ -85,6 +86,7 @@ class Update:
     changes: tuple[FileChange, ...]
     dry_run: bool = False
     fresh: bool = False  # a new project, not an update
+    plan: ChangePlan | None = None  # the schema changes (an update only)
 
     @property
     def reported(self) -> list[FileChange]:

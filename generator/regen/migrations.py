@@ -61,7 +61,7 @@ class SchemaDiff:
         """The diff that undoes this one (a downgrade)."""
         created = {r.name for r in self.created}
         dropped = {r.name for r in self.dropped}
-        by_name = {c.before.name: c.reversed() for c in self.changed}
+        by_name = {c.before.name: c.reversed() for c in self.changed}  # old names
         return SchemaDiff(
             before=self.after,
             after=self.before,
@@ -81,14 +81,15 @@ class SchemaDiff:
 class Step:
     """One change in words: ``add books.isbn``, ``create table tags``."""
 
-    verb: str  # create, drop, add, rename, alter
+    verb: str  # create, drop, add, rename, alter, move (enum values)
     table: str
     column: str | None = None
     new_name: str | None = None
 
     def __str__(self) -> str:
         if self.column is None:
-            return f"{self.verb} table {self.table}"
+            text = f"{self.verb} table {self.table}"
+            return f"{text} to {self.new_name}" if self.new_name else text
         text = f"{self.verb} {self.table}.{self.column}"
         return f"{text} to {self.new_name}" if self.new_name else text
 
@@ -96,23 +97,36 @@ class Step:
 def diff_schema(before: ir.Project, after: ir.Project) -> SchemaDiff:
     """How the tables of ``after`` differ from those of ``before``.
 
-    Raises :class:`OutputError` for changes a migration cannot make while keeping the
-    data: another table or another key for the same resource.
+    A resource continues the one of its name, else the one it was ``renamed_from``
+    (its table is renamed when the names differ). Raises :class:`OutputError` for a
+    change a migration cannot make while keeping the data: another key.
     """
-    _check_supported(before, after)
     old = {r.name: r for r in before.resources}
-    new = {r.name: r for r in after.resources}
+    sources = {r.name: s for r in after.resources if (s := _source(r, old))}
+    _check_supported(old, after, sources)
+    continued = set(sources.values())
     return SchemaDiff(
         before=before,
         after=after,
-        created=tuple(r for r in creation_order(after) if r.name not in old),
-        dropped=tuple(r for r in reversed(creation_order(before)) if r.name not in new),
+        created=tuple(r for r in creation_order(after) if r.name not in sources),
+        dropped=tuple(
+            r for r in reversed(creation_order(before)) if r.name not in continued
+        ),
         changed=tuple(
-            _table_change(old[r.name], r)
+            _table_change(old[sources[r.name]], r)
             for r in creation_order(after)
-            if r.name in old
+            if r.name in sources
         ),
     )
+
+
+def _source(resource: ir.Resource, old: dict[str, ir.Resource]) -> str | None:
+    """The recorded resource ``resource`` continues: its name, or its old name."""
+    if resource.name in old:
+        return resource.name
+    if resource.renamed_from is not None and resource.renamed_from in old:
+        return resource.renamed_from
+    return None
 
 
 def _table_change(before: ir.Resource, after: ir.Resource) -> TableChange:
@@ -139,29 +153,26 @@ def _source_name(field: ir.Field, old: dict[str, ir.Field]) -> str | None:
     return None
 
 
-def _check_supported(before: ir.Project, after: ir.Project) -> None:
-    old = {r.name: r for r in before.resources}
+def _check_supported(
+    old: dict[str, ir.Resource], after: ir.Project, sources: dict[str, str]
+) -> None:
     problems = []
     for resource in after.resources:
-        previous = old.get(resource.name)
-        if previous is None:
+        if resource.name not in sources:
             continue
-        where = f"resources.{resource.name}"
-        if previous.table != resource.table:
-            problems.append(
-                f"{where}: the table changed ('{previous.table}' → '{resource.table}')"
-            )
+        previous = old[sources[resource.name]]
         old_key, new_key = previous.key_field, resource.key_field
         if _key_signature(old_key) != _key_signature(new_key):
             problems.append(
-                f"{where}: the key changed ('{old_key.name}' → '{new_key.name}')"
+                f"resources.{resource.name}: the key changed "
+                f"('{old_key.name}' → '{new_key.name}')"
             )
     if problems:
         raise OutputError(
             "the manifest changes what a migration cannot change with the data kept:\n"
             + "\n".join(f"  {p}" for p in problems)
-            + "\n  hint: keep the old table and key, or regenerate with --force and "
-            "write that migration by hand"
+            + "\n  hint: keep the old key, or regenerate with --force and write "
+            "that migration by hand"
         )
 
 
@@ -183,6 +194,8 @@ def structural_steps(diff: SchemaDiff) -> list[Step]:
     steps = [Step("create", r.table) for r in diff.created]
     for change in diff.changed:
         table = change.after.table
+        if change.before.table != table:
+            steps.append(Step("rename", change.before.table, None, table))
         steps += [Step("add", table, f.name) for f in change.added]
         steps += [Step("rename", table, b.name, a.name) for b, a in change.renamed]
         steps += [Step("drop", table, f.name) for f in change.dropped]

@@ -13,6 +13,7 @@ from typing import Any
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
 from ..model.samples import creation_order, sample_payload
+from ..regen.change_plan import DataCheck
 from ..render.plan import FilePlan
 from .pysource import (
     LINE_LENGTH,
@@ -203,9 +204,7 @@ def hooks_plan(resource: ir.Resource, templates: str) -> FilePlan:
     )
 
 
-def declaration_context(
-    resource: ir.Resource, project: ir.Project
-) -> dict[str, Any]:
+def declaration_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """The part of ``app/resources/<module>.py``'s context every framework shares."""
     return {
         "header": header_lines(project, resource),
@@ -223,3 +222,27 @@ def declaration_context(
         "per_page": resource.per_page,
         "default_sort": literal(resource.default_sort),
     }
+
+
+def check_lines(checks: tuple[DataCheck, ...]) -> list[str]:
+    """``Check(...)`` items of a migration's data checks, one per line, black's way."""
+    return [
+        call(
+            "Check",
+            [
+                literal(c.table),
+                literal(c.column),
+                f"key={literal(c.key)}",
+                f"kind={literal(c.kind)}",
+                *(
+                    [f"argument={literal(c.argument)}"]
+                    if c.argument is not None
+                    else []
+                ),
+                f"hint={literal(c.hint)}",
+            ],
+            indent=1,
+            suffix=",",
+        )
+        for c in checks
+    ]

@@ -65,11 +65,11 @@ def query(project: Path, database_url: str, sql: str) -> list[list]:
     return json.loads(manage(project, database_url, "shell", "-v", "0", "-c", code))
 
 
-def regenerate(project: Path, tmp_path: Path, text: str) -> str:
+def regenerate(project: Path, tmp_path: Path, text: str, *extra: str) -> str:
     source = tmp_path / "library.yaml"
     source.write_text(text)
     result = run_panelforge(
-        "generate", str(source), "-o", str(project), "--framework", "django"
+        "generate", str(source), "-o", str(project), "--framework", "django", *extra
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -102,7 +102,7 @@ def test_field_changes_migrate_with_the_rows_kept(
         ("search: [title, isbn]", "search: [title, isbn13]"),
         ("      price: {type: number, minimum: 0}\n", ""),
     )
-    regenerate(project, tmp_path, text)
+    regenerate(project, tmp_path, text, "--allow-drop", "Book.price")
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")
     assert migration.name == "0002_update_books.py"
     body = migration.read_text()
@@ -216,7 +216,9 @@ def test_added_and_removed_resources_create_and_delete_models(
         "  Shelf:\n    fields:\n      label: {type: string, maxLength: 40}\n"
         "      book: {type: integer, relation: Book}\n    required: [label]\n"
     )
-    output = regenerate(project, tmp_path, LIBRARY[:start] + shelf)
+    output = regenerate(
+        project, tmp_path, LIBRARY[:start] + shelf, "--allow-drop", "Member"
+    )
     assert "  kept      app/hooks/member.py (no longer used)" in output
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")
     body = migration.read_text()

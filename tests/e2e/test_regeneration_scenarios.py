@@ -248,8 +248,15 @@ def test_removed_resource_loses_its_files_and_its_table(
     server.run_app("migrate")
     insert(url, *SEED)
     start = LIBRARY.index("  Member:\n")
-    result = generate(manifest(tmp_path, LIBRARY[:start]), project)
+    refused = generate(manifest(tmp_path, LIBRARY[:start]), project)
+    assert refused.returncode == 1
+    assert "drop table members (resource Member)" in refused.stderr
+    assert "--allow-drop Member" in refused.stderr
+    result = generate(
+        manifest(tmp_path, LIBRARY[:start]), project, "--allow-drop", "Member"
+    )
     assert result.returncode == 0, result.stderr
+    assert "[destructive] drop table members (resource Member)" in result.stdout
     for gone in ("app/resources/member.py", "tests/test_member_api.py"):
         assert f"  removed   {gone}" in result.stdout
         assert not (project / gone).exists()

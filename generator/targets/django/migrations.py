@@ -17,8 +17,11 @@ from typing import Any
 
 from ...errors import OutputError
 from ...model import ir
+from ...regen.change_plan import migration_checks, moved_values, values_widen
 from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ...render.plan import FilePlan
+from ..columns import indexed
+from ..common import check_lines
 from ..pysource import literal
 from .storage import field_call, migration_field_lines
 
@@ -50,20 +53,34 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
                 f"migrations.AddField(model_name={model}, name={literal(field.name)}, "
                 f"field={_field(field, diff.after)})"
             )
-        for before, after in change.renamed:
-            operations.append(
-                f"migrations.RenameField(model_name={model}, "
-                f"old_name={literal(before.name)}, new_name={literal(after.name)})"
-            )
         for before, after in change.kept:
             old, new = _field(before, diff.before), _field(after, diff.after)
-            # A renamed relation's db_column still names the old column: altered.
+            renamed = before.name != after.name
+            # A renamed relation's db_column still names the old column: altered
+            # after the rename. Other fields change type under their old name first
+            # (PostgreSQL's text-pattern index of the old name goes with the type).
+            early = renamed and not after.relation
+            if renamed:
+                rename = (
+                    f"migrations.RenameField(model_name={model}, "
+                    f"old_name={literal(before.name)}, new_name={literal(after.name)})"
+                )
             if old != new:
-                operations.append(
+                name = before.name if early else after.name
+                alter = (
                     f"migrations.AlterField(model_name={model}, "
-                    f"name={literal(after.name)}, field={new})"
+                    f"name={literal(name)}, field={new})"
+                )
+                operations += (
+                    [alter, rename]
+                    if early
+                    else ([rename, alter] if renamed else [alter])
                 )
                 altered.append(Step("alter", change.after.table, after.name))
+            elif renamed:
+                operations.append(rename)
+            if values_widen(before, after):  # into the wider column, once it is
+                operations += _moves(change.before.table, after.name, before, after)
         operations += [
             f"migrations.RemoveField(model_name={model}, name={literal(f.name)})"
             for f in change.dropped
@@ -71,14 +88,84 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
     return operations, altered
 
 
+def _first_operations(diff: SchemaDiff) -> list[str]:
+    """Data checks, enum value moves and model renames: before any other change."""
+    operations = []
+    if checks := check_lines(migration_checks(diff)):
+        operations.append(f"data_check({_check_tuple(checks)}, revision)")
+    for change in diff.changed:
+        for before, after in change.kept:
+            if not values_widen(before, after):
+                operations += _moves(change.before.table, before.name, before, after)
+    for change in diff.changed:
+        old, new = change.before, change.after
+        if old.model_name != new.model_name:
+            operations.append(
+                f"migrations.RenameModel(old_name={literal(old.model_name)}, "
+                f"new_name={literal(new.model_name)})"
+            )
+    return operations
+
+
+def _moves(table: str, column: str, before: ir.Field, after: ir.Field) -> list[str]:
+    """``move_values(...)`` of one enum field, undone by its own reverse moves."""
+    moves = moved_values(before, after)
+    if not moves:
+        return []
+    return [
+        f"move_values({literal(table)}, {literal(column)}, {literal(moves)}, "
+        f"{literal(moved_values(after, before))})"
+    ]
+
+
+def _table_renames(diff: SchemaDiff) -> list[str]:
+    """``AlterModelTable`` after the field changes: Django names the PostgreSQL
+    text-pattern index of a changed column after the table it finds then."""
+    operations = []
+    for change in diff.changed:
+        old, new = change.before.table, change.after.table
+        if old == new:
+            continue
+        model = literal(change.after.model_name.lower())
+        operations.append(
+            f"migrations.AlterModelTable(name={model}, table={literal(new)})"
+        )
+        texts = [
+            f.name
+            for f in change.after.fields
+            if f.type == "string" and indexed(f) and not f.relation
+        ]
+        if texts:
+            operations.append(
+                f"rename_text_indexes({literal(old)}, {literal(new)}, {literal(texts)})"
+            )
+    return operations
+
+
+def _last_operations(diff: SchemaDiff) -> list[str]:
+    """The undo's data check: last, since Django undoes operations in reverse."""
+    if undo := check_lines(migration_checks(diff.reversed())):
+        return [f"undo_check({_check_tuple(undo)}, revision)"]
+    return []
+
+
+def _check_tuple(lines: list[str]) -> str:
+    if not lines:
+        return "()"
+    return "(" + "".join(f"{line.removesuffix(',')}," for line in lines) + ")"
+
+
 def migration_plan(
     diff: SchemaDiff, *, name_number: str, dependency: str | None, header: list[str]
 ) -> FilePlan | None:
     """The plan of the migration for ``diff``, or ``None`` when the models agree."""
+    first = _first_operations(diff)
+    last = _last_operations(diff)
     changes, altered = _change_operations(diff)
+    changes += _table_renames(diff)
     created = [create_model(r, diff.after) for r in diff.created]
     deleted = [literal(r.model_name) for r in diff.dropped]
-    if not (changes or created or deleted):
+    if not (first or changes or created or deleted):
         return None
     described = structural_steps(diff) + altered
     code = "\n".join(changes + [line for m in created for line in m["fields"]])
@@ -87,6 +174,11 @@ def migration_plan(
         "summary": _summary(described, diff.after),
         "details": [str(s) for s in described] if len(described) > 1 else [],
         "dependency": literal(dependency) if dependency else None,
+        "revision": literal(name_number),
+        "first": first,
+        "last": last,
+        "renames_model": any(op.startswith("migrations.RenameModel") for op in first),
+        "imports": _helper_imports(first + changes + last),
         "created": created,
         "changes": changes,
         "deleted": deleted,
@@ -96,6 +188,14 @@ def migration_plan(
     }
     path = f"{MIGRATIONS_DIR}{name_number}_{slug(described)}.py"
     return FilePlan(path, TEMPLATE, context, owner="generated")
+
+
+def _helper_imports(operations: list[str]) -> list[str]:
+    """The names of ``panel.data_checks`` the operations use, sorted."""
+    used = {op.split("(", 1)[0] for op in operations if not op.startswith("migr")}
+    if used & {"data_check", "undo_check"}:
+        used.add("Check")
+    return sorted(used)
 
 
 def _summary(described: list[Step], project: ir.Project) -> str:

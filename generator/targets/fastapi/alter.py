@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model import ir
+from ...regen.change_plan import moved_values, values_widen
 from ...regen.migrations import SchemaDiff, TableChange
 from ..columns import indexed
 from ..pysource import INDENT, LINE_LENGTH, call, literal
@@ -61,13 +62,19 @@ def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
     ]
 
 
+def _table_renamed(change: TableChange) -> bool:
+    return change.before.table != change.after.table
+
+
 def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.before.table
+    moved = _table_renamed(change)
     names = [f.name for f in change.dropped if indexed(f)]
     names += [
         p.before.name
         for p in _pairs(change, diff)
-        if p.before.index and (not p.after.index or p.before.name != p.after.name)
+        if p.before.index
+        and (moved or not p.after.index or p.before.name != p.after.name)
     ]
     return [
         call(
@@ -81,11 +88,13 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 
 def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
+    moved = _table_renamed(change)
     names = [f.name for f in change.added if indexed(f)]
     names += [
         p.after.name
         for p in _pairs(change, diff)
-        if p.after.index and (not p.before.index or p.before.name != p.after.name)
+        if p.after.index
+        and (moved or not p.before.index or p.before.name != p.after.name)
     ]
     return [
         call(
@@ -131,9 +140,16 @@ def _alter(name: str, args: list[str]) -> str:
     return call("batch_op.alter_column", [literal(name), *args], indent=2)
 
 
+def _foreign_key_moves(change: TableChange, p: _Pair) -> bool:
+    """Whether a kept column's foreign key is dropped and created again."""
+    return _table_renamed(change) or (
+        p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
+    )
+
+
 def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     """Foreign keys dropped, types changed, columns renamed, dropped and added."""
-    table = change.before.table
+    table = change.before.table  # constraint names still say the old table
     lines = [
         _drop_foreign_key(table, column(f, diff.before))
         for f in change.dropped
@@ -142,10 +158,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     lines += [
         _drop_foreign_key(table, p.before)
         for p in _pairs(change, diff)
-        if p.before.foreign_key
-        and (
-            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
-        )
+        if p.before.foreign_key and _foreign_key_moves(change, p)
     ]
     for p in _pairs(change, diff):
         loosen = not p.before.nullable and p.after.nullable
@@ -196,20 +209,9 @@ def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
     for field in fields:
         value = fill_value(field)
         if value is None:
-            lines.append(
-                f"# Rows without a {field.name} must get one before the next step."
-            )
-            continue
+            continue  # the migration's data check refuses while NULLs remain
         name = literal(field.name)
-        table_call = call(
-            "sa.table",
-            [
-                literal(change.after.table),
-                call("sa.column", [name, migration_type(field)], indent=1),
-            ],
-            indent=1,
-            prefix="table = ",
-        )
+        table_call = _table_of(change.after.table, field)
         chain = [
             "table.update()",
             f".where(table.c[{name}].is_(None))",
@@ -244,10 +246,7 @@ def _second_batch(
     lines += [
         _create_foreign_key(table, p.after)
         for p in _pairs(change, diff)
-        if p.after.foreign_key
-        and (
-            p.before.foreign_key != p.after.foreign_key or p.before.name != p.after.name
-        )
+        if p.after.foreign_key and _foreign_key_moves(change, p)
     ]
     return lines
 
@@ -273,6 +272,58 @@ def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
     return True
 
 
+def _rename_table(change: TableChange) -> list[str]:
+    """``op.rename_table``, and on PostgreSQL the key's constraint and sequence."""
+    if not _table_renamed(change):
+        return []
+    old, new = change.before.table, change.after.table
+    renames = [
+        f'ALTER TABLE "{new}" RENAME CONSTRAINT "pk_{old}" TO "pk_{new}"',
+        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key}_seq" '
+        f'RENAME TO "{new}_{change.after.key}_seq"',
+    ]
+    body = "".join(f"\n{INDENT * 2}op.execute({literal(sql)})" for sql in renames)
+    return [
+        call("op.rename_table", [literal(old), literal(new)], indent=1),
+        f'if op.get_bind().dialect.name == "postgresql":{body}',
+    ]
+
+
+def _moved_values(change: TableChange, *, widening: bool) -> list[str]:
+    """UPDATEs that move rows of renamed or retired enum values (``renamed_values``).
+
+    Into a narrower column they run first, on the old table and column; into a
+    wider one after the column changed (the new values may not fit before).
+    """
+    lines = []
+    table = change.after.table if widening else change.before.table
+    for before, after in change.kept:
+        if values_widen(before, after) != widening:
+            continue
+        field = after if widening else before
+        for old, new in moved_values(before, after):
+            name = literal(field.name)
+            chain = [
+                "table.update()",
+                f".where(table.c[{name}] == {literal(old)})",
+                f".values({{{name}: {literal(new)}}})",
+            ]
+            lines += [_table_of(table, field), _execute(chain)]
+    return lines
+
+
+def _table_of(table: str, field: ir.Field) -> str:
+    return call(
+        "sa.table",
+        [
+            literal(table),
+            call("sa.column", [literal(field.name), migration_type(field)], indent=1),
+        ],
+        indent=1,
+        prefix="table = ",
+    )
+
+
 def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     """The statements that bring one table from ``before`` to ``after``."""
     if _same_storage(change, diff):
@@ -280,8 +331,11 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     tightened = _tightened(change, diff)
     return [
+        *_moved_values(change, widening=False),
         *_dropped_indexes(change, diff),
+        *_rename_table(change),
         *_batch(table, _first_batch(change, diff)),
+        *_moved_values(change, widening=True),
         *_fills(change, tightened),
         *_batch(table, _second_batch(change, diff, tightened)),
         *_created_indexes(change, diff),

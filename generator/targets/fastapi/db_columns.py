@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from ...model import ir
 from ..columns import default_code, indexed
-from ..pysource import literal
 from .storage import migration_type, on_delete
 
 _PG_TYPES = (
@@ -27,11 +26,6 @@ _PG_TYPES = (
     (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
     (r"sa\.Uuid\(\)", "uuid"),
 )
-_ZERO_BY_FORMAT = {
-    "date": "datetime.date(1970, 1, 1)",
-    "date-time": "datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)",
-    "uuid": "uuid.UUID(int=0)",
-}
 
 
 @dataclass(frozen=True)
@@ -71,20 +65,9 @@ def pg_type(type_code: str) -> str:
 def fill_value(field: ir.Field) -> str | None:
     """Python source of the value NULLs get when ``field`` becomes NOT NULL.
 
-    The manifest's default, else a zero of the type; ``None`` for a relation, which no
-    made-up value can satisfy.
+    The manifest's ``default:``, never a made-up value; ``None`` without one (the
+    migration's data check refuses while NULLs remain: ``regen/change_plan.py``).
     """
-    if field.relation:
+    if field.relation or not field.has_default or field.default is None:
         return None
-    if field.has_default:
-        return default_code(field)
-    if field.enum:
-        return literal(field.enum[0])
-    if field.type == "string":
-        return _ZERO_BY_FORMAT.get(field.format or "", '""')
-    if field.type == "boolean":
-        return "False"
-    zero = 0 if field.type == "integer" else 0.0
-    low, high = field.minimum, field.maximum
-    value = max(zero, low) if low is not None else zero
-    return literal(min(value, high) if high is not None else value)
+    return default_code(field)

@@ -16,8 +16,10 @@ from typing import Any
 
 from ...errors import OutputError
 from ...model import ir
+from ...regen.change_plan import migration_checks
 from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ...render.plan import FilePlan
+from ..common import check_lines
 from ..pysource import literal
 from .alter import altered_columns, table_change_lines
 from .storage import table_context
@@ -72,6 +74,8 @@ def migration_plan(
     if not upgrade:
         return None
     downgrade = operation_lines(diff.reversed())
+    checks = check_lines(migration_checks(diff))
+    undo_checks = check_lines(migration_checks(diff.reversed()))
     described = steps(diff)
     context: dict[str, Any] = {
         "header": header,
@@ -83,6 +87,8 @@ def migration_plan(
         "down_revision_id": down_revision or "",
         "upgrade": upgrade,
         "downgrade": downgrade,
+        "checks": checks,
+        "undo_checks": undo_checks,
         **_imports(upgrade + downgrade),
     }
     path = f"migrations/versions/{revision}_{slug(described)}.py"

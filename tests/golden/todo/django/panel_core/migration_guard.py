@@ -9,16 +9,25 @@ generates the migration and the project's database is reachable.
 
 The checks speak plain SQL through one callable, ``run(sql) -> rows``, so the same
 code serves Alembic (``op.get_bind()``), Django (``schema_editor.connection``) and
-panelforge itself (a DB-API connection).
+panelforge itself (a DB-API connection). Names and values come from the generated
+migration, never from a request; they are quoted all the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import datetime
+import re
+import uuid
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 Rows = Sequence[Sequence[object]]
 RunSql = Callable[[str], Rows]
+
+EXAMPLES = 3  # example keys named per finding
+_INTEGER = re.compile(r"-?[0-9]+")
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_INT64 = 2**63
 
 
 class MigrationRefused(Exception):
@@ -30,12 +39,170 @@ class MigrationRefused(Exception):
 
 
 @dataclass(frozen=True)
-class Finding:
-    """Rows of one column a change would damage."""
+class Check:
+    """Rows of ``table.column`` that a change cannot keep, and how to tell them.
+
+    ``kind`` is one of ``longer_than`` (``argument``: the new maximum length),
+    ``null`` (the column becomes required without a fill value), ``values`` (the
+    enum values that go away, as a tuple), ``duplicates`` (a new unique constraint),
+    ``rows`` (any row with a value: a change no value survives), ``missing`` (any
+    row at all: a new required column without a default), or a cast target:
+    ``integer``, ``number``, ``date``, ``date-time``, ``uuid``.
+    """
 
     table: str
     column: str
+    key: str
+    kind: str
+    argument: object = None
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Rows of one column a change would damage."""
+
+    check: Check
     count: int
-    problem: str  # "are longer than 10 characters"
-    keys: tuple[object, ...]  # a few example keys
-    hint: str
+    keys: tuple[object, ...]  # a few example keys (values, for duplicates)
+
+    def describe(self) -> str:
+        """``tickets.title: 20 rows have more than 10 characters (keys 3, 7, …)``."""
+        check = self.check
+        one = self.count == 1
+        if check.kind == "duplicates":
+            subject = "1 value is" if one else f"{self.count} values are"
+            problem = "shared by several rows and the field becomes unique"
+        else:
+            subject = "1 row has" if one else f"{self.count} rows have"
+            problem = _PROBLEMS.get(
+                check.kind, f"a value that is not a valid {check.kind}"
+            ).format(check.argument if check.kind != "values" else _listed(check))
+        named = ", ".join(str(k) for k in self.keys)
+        more = ", …" if self.count > len(self.keys) else ""
+        label = "values" if check.kind == "duplicates" else "keys"
+        text = (
+            f"{check.table}.{check.column}: {subject} {problem} ({label} {named}{more})"
+        )
+        return f"{text}\n    hint: {check.hint}" if check.hint else text
+
+
+_PROBLEMS = {
+    "longer_than": "more than {} characters",
+    "null": "no value and the field becomes required",
+    "values": "an enum value that goes away ({})",
+    "rows": "a value the new type cannot hold",
+    "missing": "no value for this new required field",
+}
+
+
+def _listed(check: Check) -> str:
+    return ", ".join(repr(v) for v in check.argument)  # type: ignore[attr-defined]
+
+
+def quote_name(name: str) -> str:
+    """An SQL identifier, double-quoted (SQLite and PostgreSQL)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def quote_value(value: object) -> str:
+    """An SQL literal of a manifest value (string, number or boolean)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _condition(check: Check) -> str | None:
+    """The WHERE clause of the damaged rows, when SQL can say it."""
+    column = quote_name(check.column)
+    if check.kind == "longer_than":
+        return f"LENGTH(CAST({column} AS TEXT)) > {int(check.argument)}"  # type: ignore[call-overload]
+    if check.kind == "null":
+        return f"{column} IS NULL"
+    if check.kind == "values":
+        values = ", ".join(quote_value(v) for v in check.argument)  # type: ignore[attr-defined]
+        return f"{column} IN ({values})"
+    if check.kind == "rows":
+        return f"{column} IS NOT NULL"
+    if check.kind == "missing":
+        return "1 = 1"
+    return None
+
+
+def _fits(kind: str, value: object) -> bool:
+    """Whether a stored ``value`` becomes a ``kind`` as it is (no zero, no rounding)."""
+    text = value.strip() if isinstance(value, str) else value
+    try:
+        if kind == "integer":
+            if isinstance(text, str):
+                return bool(_INTEGER.fullmatch(text)) and abs(int(text)) < _INT64
+            return float(text).is_integer()  # type: ignore[arg-type]
+        if kind == "number":
+            return not isinstance(text, str) or bool(_NUMBER.fullmatch(text))
+        if kind == "date":
+            datetime.date.fromisoformat(str(text))
+        elif kind == "date-time":
+            datetime.datetime.fromisoformat(str(text))
+        elif kind == "uuid":
+            uuid.UUID(str(text))
+        return True
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _select(check: Check, condition: str) -> str:
+    return f"FROM {quote_name(check.table)} WHERE {condition}"
+
+
+def _find(run: RunSql, check: Check) -> Finding | None:
+    key = quote_name(check.key)
+    if check.kind == "duplicates":
+        column = quote_name(check.column)
+        rows = run(
+            f"SELECT {column} FROM {quote_name(check.table)} "
+            f"WHERE {column} IS NOT NULL GROUP BY {column} "
+            f"HAVING COUNT(*) > 1 ORDER BY {column}"
+        )
+        found = [row[0] for row in rows]
+    elif (condition := _condition(check)) is not None:
+        count = int(run(f"SELECT COUNT(*) {_select(check, condition)}")[0][0])  # type: ignore[call-overload]
+        if not count:
+            return None
+        examples = run(
+            f"SELECT {key} {_select(check, condition)} ORDER BY {key} "
+            f"LIMIT {EXAMPLES}"
+        )
+        return Finding(check, count, tuple(row[0] for row in examples))
+    else:
+        rows = run(
+            f"SELECT {key}, {quote_name(check.column)} "
+            f"{_select(check, quote_name(check.column) + ' IS NOT NULL')} "
+            f"ORDER BY {key}"
+        )
+        found = [row[0] for row in rows if not _fits(check.kind, row[1])]
+    if not found:
+        return None
+    return Finding(check, len(found), tuple(found[:EXAMPLES]))
+
+
+def find_damage(run: RunSql, checks: Iterable[Check]) -> list[Finding]:
+    """Every check that finds rows, in the order given."""
+    return [f for c in checks if (f := _find(run, c)) is not None]
+
+
+def describe(
+    findings: Sequence[Finding], what: str, outcome: str = "nothing was changed"
+) -> str:
+    """The refusal: what was refused, then one line (and hint) per finding."""
+    lines = [f"{what} would damage data, so {outcome}:"]
+    lines += [f"  {finding.describe()}" for finding in findings]
+    return "\n".join(lines)
+
+
+def refuse_damage(run: RunSql, checks: Sequence[Check], migration: str) -> None:
+    """Raise :class:`MigrationRefused` when any check finds rows; else do nothing."""
+    findings = find_damage(run, checks)
+    if findings:
+        raise MigrationRefused(describe(findings, f"migration {migration}"))

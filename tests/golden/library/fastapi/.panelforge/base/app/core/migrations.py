@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from alembic import command
+from collections.abc import Sequence
+
+from alembic import command, op
 from alembic.config import Config
 
 from app.core.config import PROJECT_DIR
+from panel_core.migration_guard import Check, Rows
+from panel_core.migration_guard import refuse_damage as _refuse_damage
+
+__all__ = ["Check", "alembic_config", "downgrade", "refuse_damage", "upgrade"]
 
 
 def alembic_config(database_url: str | None = None) -> Config:
@@ -24,3 +30,16 @@ def upgrade(database_url: str | None = None, revision: str = "head") -> None:
 def downgrade(database_url: str | None = None, revision: str = "base") -> None:
     """Migrate the database back to ``revision``."""
     command.downgrade(alembic_config(database_url), revision)
+
+
+def refuse_damage(checks: Sequence[Check], migration: str) -> None:
+    """Inside a migration: raise ``MigrationRefused`` when rows would be damaged.
+
+    Generated migrations import it from here, a module that stays where it is.
+    """
+    bind = op.get_bind()
+
+    def run(sql: str) -> Rows:
+        return bind.exec_driver_sql(sql).fetchall()
+
+    _refuse_damage(run, checks, migration)
