@@ -97,6 +97,15 @@ def query(url: str, sql: str) -> list[tuple[Any, ...]]:
         engine.dispose()
 
 
+def execute(url: str, sql: str) -> None:
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as db:
+            db.execute(sa.text(sql))
+    finally:
+        engine.dispose()
+
+
 @dataclass
 class Panel:
     """The project under test: its manifest, folder, database and commands."""
@@ -398,10 +407,7 @@ def test_every_change_keeps_or_refuses_and_the_rows_still_save(panel: Panel) -> 
     panel.applied(widened)
     revisions = sorted(_revisions(panel))
     previous = revisions[-2]
-    engine = sa.create_engine(url)
-    with engine.begin() as db:
-        db.execute(sa.text("UPDATE issues SET priority = 2.5 WHERE id = 1"))
-    engine.dispose()
+    execute(url, "UPDATE issues SET priority = 2.5 WHERE id = 1")
     undo = panel.manage(*_back_to(panel, previous))
     assert undo.returncode == 1, undo.stdout + undo.stderr
     assert (
@@ -409,8 +415,7 @@ def test_every_change_keeps_or_refuses_and_the_rows_still_save(panel: Panel) -> 
     )
     assert "Traceback" not in undo.stderr
     assert query(url, "SELECT priority FROM issues WHERE id = 1") == [(2.5,)]
-    with sa.create_engine(url).begin() as db:
-        db.execute(sa.text("UPDATE issues SET priority = 2 WHERE id = 1"))
+    execute(url, "UPDATE issues SET priority = 2 WHERE id = 1")
     undo = panel.manage(*_back_to(panel, previous))
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert query(url, "SELECT COUNT(*) FROM issues") == [(ROWS,)]
