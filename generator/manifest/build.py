@@ -93,6 +93,7 @@ def build_field(
         filterable=spec.get("filterable", fmt != "password"),
         renamed_from=spec.get("renamed_from"),
         renamed_values=tuple(spec.get("renamed_values", {}).items()),
+        unique=spec.get("unique", False),
         is_key=is_key,
     )
 

@@ -24,6 +24,7 @@ _APPLIES_TO = {
     "maximum": ("integer", "number"),
     "enum": ("string", "integer"),
     "relation": ("integer", "string"),
+    "unique": ("string", "integer", "number"),
 }
 
 
@@ -43,7 +44,7 @@ def _applicability(ctx: FieldContext) -> Iterator[Issue]:
     if "enum" in ctx.spec and ctx.option("relation") is not None:
         yield ctx.issue("enum", "'enum' does not apply to relation fields", "M027")
     if ctx.option("format") == "password":
-        for key in ("sortable", "filterable"):
+        for key in ("sortable", "filterable", "unique"):
             if ctx.option(key) is True:
                 yield ctx.issue(key, f"a password field cannot be {key}", "M027")
     if ctx.option("readOnly") is True and ctx.required and "default" not in ctx.spec:

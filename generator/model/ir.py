@@ -61,6 +61,7 @@ class Field:
     filterable: bool = True
     renamed_from: str | None = None
     renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
+    unique: bool = False  # no two records share a value
     is_key: bool = False
 
     @property

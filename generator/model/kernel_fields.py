@@ -81,6 +81,7 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
         ("read_only", (field.read_only and not field.is_key) or None),
         ("key", (field.is_key and cls != "ID") or None),
         ("description", field.description),
+        ("unique", field.unique or None),
     ]
     if field.has_default:
         candidates.append(("default", field.default))

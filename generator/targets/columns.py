@@ -49,5 +49,8 @@ def is_integer_key(field: ir.Field) -> bool:
 
 def indexed(field: ir.Field) -> bool:
     """Whether the column gets an index."""
-    # Sorting needs the index; a foreign key needs it when its target is deleted.
-    return not field.is_key and (field.sortable or field.relation is not None)
+    # Sorting needs the index; a foreign key needs it when its target is deleted;
+    # a unique field's index is what keeps it unique.
+    return not field.is_key and (
+        field.sortable or field.relation is not None or field.unique
+    )

@@ -13,7 +13,7 @@ from typing import Any
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
 from ..model.samples import creation_order, sample_payload
-from ..regen.change_plan import DataCheck
+from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .pysource import (
     LINE_LENGTH,

@@ -272,6 +272,13 @@ REFUSED: list[tuple[str, Callable[[str], str], tuple[str, ...]]] = [
         ("tickets.priority: 4 rows have no value and the field becomes required",),
     ),
     (
+        "unique on a column with duplicates",
+        lambda m: changed(
+            m, ("priority: {type: integer}", "priority: {type: integer, unique: true}")
+        ),
+        ("tickets.priority: 5 values are shared by several rows",),
+    ),
+    (
         "required relation added to a table with rows",
         lambda m: changed(
             m,
@@ -354,6 +361,12 @@ def test_every_change_keeps_or_refuses_and_the_rows_still_save(panel: Panel) -> 
         (1000 + k,) for (k,) in keys
     ]
 
+    distinct = changed(
+        panel.manifest, ("code: {type: integer}", "code: {type: integer, unique: true}")
+    )
+    out = panel.applied(distinct)
+    assert "[decided by data] make issues.code unique" in out
+
     dropped = changed(
         panel.manifest, ("      notes: {type: string, format: text}\n", "")
     )
@@ -393,6 +406,20 @@ def test_every_change_keeps_or_refuses_and_the_rows_still_save(panel: Panel) -> 
                 "/admin/resource/issue-resource/crud", params={"per_page": 100}
             )
             assert again.json()["data"] == records
+            # a unique field refuses another record's value: 422, never a 500
+            first, second = records[0], records[1]
+            taken = client.patch(
+                f"/admin/resource/issue-resource/crud/{second['id']}",
+                json={"code": first["code"]},
+            )
+            assert taken.status_code == 422, taken.text
+            assert taken.json()["errors"] == {
+                "code": ["The Code has already been taken."]
+            }
+            body = {k: v for k, v in first.items() if k != "id"}
+            assert client.post("/admin/resource/issue-resource/crud", json=body).json()[
+                "errors"
+            ] == {"code": ["The Code has already been taken."]}
     finally:
         server.stop()
 

@@ -6,14 +6,8 @@ import pytest
 
 from generator.errors import OutputError
 from generator.manifest.load import parse_manifest
-from generator.regen.change_plan import (
-    DATA,
-    DESTRUCTIVE,
-    SAFE,
-    migration_checks,
-    moved_values,
-    plan_changes,
-)
+from generator.regen.change_plan import migration_checks, plan_changes
+from generator.regen.column_changes import DATA, DESTRUCTIVE, SAFE, moved_values
 from generator.regen.migrations import diff_schema
 
 BASE = """

@@ -17,7 +17,8 @@ from typing import Any
 
 from ...errors import OutputError
 from ...model import ir
-from ...regen.change_plan import migration_checks, moved_values, values_widen
+from ...regen.change_plan import migration_checks
+from ...regen.column_changes import moved_values, values_widen
 from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ...render.plan import FilePlan
 from ..columns import indexed

@@ -81,9 +81,15 @@ def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
         args.append(f"default={default}")
     if field.column_nullable:
         args.append("null=True")
-    if indexed(field):
-        args.append("db_index=True")
+    args += _index_args(field)
     return f"models.{name}({', '.join(args)})"
+
+
+def _index_args(field: ir.Field) -> list[str]:
+    """``unique=True`` (Django indexes a unique field itself), or ``db_index=True``."""
+    if field.unique:
+        return ["unique=True"]
+    return ["db_index=True"] if indexed(field) else []
 
 
 def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:

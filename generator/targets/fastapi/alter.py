@@ -19,10 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model import ir
-from ...regen.change_plan import moved_values, values_widen
 from ...regen.migrations import SchemaDiff, TableChange
 from ..columns import indexed
-from ..pysource import INDENT, LINE_LENGTH, call, literal
+from ..pysource import call, literal
+from .data_moves import (
+    execute_chain,
+    moved_value_lines,
+    rename_table_lines,
+    table_of,
+)
 from .db_columns import Column, column, fill_value, pg_type
 from .storage import migration_type
 
@@ -57,8 +62,7 @@ def altered_columns(change: TableChange, diff: SchemaDiff) -> list[str]:
     return [
         p.after.name
         for p in _pairs(change, diff)
-        if (p.before.type, p.before.nullable, p.before.index, p.before.foreign_key)
-        != (p.after.type, p.after.nullable, p.after.index, p.after.foreign_key)
+        if _storage(p.before) != _storage(p.after)
     ]
 
 
@@ -73,8 +77,7 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     names += [
         p.before.name
         for p in _pairs(change, diff)
-        if p.before.index
-        and (moved or not p.after.index or p.before.name != p.after.name)
+        if p.before.index and (moved or _index_changes(p))
     ]
     return [
         call(
@@ -89,25 +92,39 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     moved = _table_renamed(change)
-    names = [f.name for f in change.added if indexed(f)]
-    names += [
-        p.after.name
+    made = [(f.name, f.unique) for f in change.added if indexed(f)]
+    made += [
+        (p.after.name, p.after.unique)
         for p in _pairs(change, diff)
-        if p.after.index
-        and (moved or not p.before.index or p.before.name != p.after.name)
+        if p.after.index and (moved or _index_changes(p))
     ]
     return [
         call(
             "op.create_index",
             [
-                f"op.f({literal(_index_name(table, n))})",
+                f"op.f({literal(_index_name(table, name))})",
                 literal(table),
-                literal([n]),
+                literal([name]),
+                *(["unique=True"] if unique else []),
             ],
             indent=1,
         )
-        for n in names
+        for name, unique in made
     ]
+
+
+def _storage(col: Column) -> tuple[object, ...]:
+    return (col.type, col.nullable, col.index, col.unique, col.foreign_key)
+
+
+def _index_changes(p: _Pair) -> bool:
+    """Whether a kept column's index is dropped and made again (name or kind)."""
+    before, after = p.before, p.after
+    return (before.index, before.unique, before.name) != (
+        after.index,
+        after.unique,
+        after.name,
+    )
 
 
 def _drop_foreign_key(table: str, col: Column) -> str:
@@ -211,23 +228,14 @@ def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
         if value is None:
             continue  # the migration's data check refuses while NULLs remain
         name = literal(field.name)
-        table_call = _table_of(change.after.table, field)
+        table_call = table_of(change.after.table, field)
         chain = [
             "table.update()",
             f".where(table.c[{name}].is_(None))",
             f".values({{{name}: {value}}})",
         ]
-        lines += [table_call, _execute(chain)]
+        lines += [table_call, execute_chain(chain)]
     return lines
-
-
-def _execute(chain: list[str]) -> str:
-    """``op.execute(a.b().c())``, or with one call of the chain per line, as black."""
-    one_line = f"op.execute({''.join(chain)})"
-    if len(INDENT + one_line) <= LINE_LENGTH:
-        return one_line
-    inner = "\n" + INDENT * 2
-    return f"op.execute({inner}{inner.join(chain)}\n{INDENT})"
 
 
 def _second_batch(
@@ -272,58 +280,6 @@ def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
     return True
 
 
-def _rename_table(change: TableChange) -> list[str]:
-    """``op.rename_table``, and on PostgreSQL the key's constraint and sequence."""
-    if not _table_renamed(change):
-        return []
-    old, new = change.before.table, change.after.table
-    renames = [
-        f'ALTER TABLE "{new}" RENAME CONSTRAINT "pk_{old}" TO "pk_{new}"',
-        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key}_seq" '
-        f'RENAME TO "{new}_{change.after.key}_seq"',
-    ]
-    body = "".join(f"\n{INDENT * 2}op.execute({literal(sql)})" for sql in renames)
-    return [
-        call("op.rename_table", [literal(old), literal(new)], indent=1),
-        f'if op.get_bind().dialect.name == "postgresql":{body}',
-    ]
-
-
-def _moved_values(change: TableChange, *, widening: bool) -> list[str]:
-    """UPDATEs that move rows of renamed or retired enum values (``renamed_values``).
-
-    Into a narrower column they run first, on the old table and column; into a
-    wider one after the column changed (the new values may not fit before).
-    """
-    lines = []
-    table = change.after.table if widening else change.before.table
-    for before, after in change.kept:
-        if values_widen(before, after) != widening:
-            continue
-        field = after if widening else before
-        for old, new in moved_values(before, after):
-            name = literal(field.name)
-            chain = [
-                "table.update()",
-                f".where(table.c[{name}] == {literal(old)})",
-                f".values({{{name}: {literal(new)}}})",
-            ]
-            lines += [_table_of(table, field), _execute(chain)]
-    return lines
-
-
-def _table_of(table: str, field: ir.Field) -> str:
-    return call(
-        "sa.table",
-        [
-            literal(table),
-            call("sa.column", [literal(field.name), migration_type(field)], indent=1),
-        ],
-        indent=1,
-        prefix="table = ",
-    )
-
-
 def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     """The statements that bring one table from ``before`` to ``after``."""
     if _same_storage(change, diff):
@@ -331,11 +287,11 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     tightened = _tightened(change, diff)
     return [
-        *_moved_values(change, widening=False),
+        *moved_value_lines(change, widening=False),
         *_dropped_indexes(change, diff),
-        *_rename_table(change),
+        *rename_table_lines(change),
         *_batch(table, _first_batch(change, diff)),
-        *_moved_values(change, widening=True),
+        *moved_value_lines(change, widening=True),
         *_fills(change, tightened),
         *_batch(table, _second_batch(change, diff, tightened)),
         *_created_indexes(change, diff),

@@ -36,6 +36,7 @@ class Column:
     type: str
     nullable: bool
     index: bool
+    unique: bool
     foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
 
 
@@ -50,6 +51,7 @@ def column(field: ir.Field, project: ir.Project) -> Column:
         type=migration_type(field),
         nullable=field.column_nullable,
         index=indexed(field),
+        unique=field.unique,
         foreign_key=foreign_key,
     )
 

@@ -91,6 +91,8 @@ def column_args(field: ir.Field, project: ir.Project) -> list[str]:
         args.append(f"default={default}")
     if indexed(field):
         args.append("index=True")
+    if field.unique:
+        args.append("unique=True")  # with index=True: one unique index
     return args
 
 
@@ -176,6 +178,7 @@ def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
                 f"op.f({literal(f'ix_{table}_{field.name}')})",
                 literal(table),
                 literal([field.name]),
+                *(["unique=True"] if field.unique else []),
             ],
             indent=1,
         )

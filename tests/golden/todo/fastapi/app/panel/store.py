@@ -106,6 +106,11 @@ class Store(BulkMethods):
             )
             for tag in resource.query_tags
         }
+        self._uniques = tuple(
+            _Unique(f.name, f.label, _taken(table, f.name), self._key)
+            for f in resource.fields
+            if f.unique
+        )
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
             f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
@@ -186,6 +191,7 @@ class Store(BulkMethods):
         try:
             with transaction(engine, writes=True) as connection:
                 self._check_relations(connection, values)
+                self._check_unique(connection, values, None)
                 row = connection.execute(self._insert, values).one()
         except IntegrityError:
             raise Conflict("The record conflicts with existing data.") from None
@@ -200,6 +206,7 @@ class Store(BulkMethods):
         try:
             with transaction(engine, writes=True) as connection:
                 self._check_relations(connection, values)
+                self._check_unique(connection, values, key)
                 row = connection.execute(statement).first()
         except IntegrityError:
             raise Conflict("The record conflicts with existing data.") from None
@@ -296,6 +303,47 @@ class Store(BulkMethods):
                 errors[relation.field] = [f"The selected {relation.label} is invalid."]
         if errors:
             raise InvalidInput(errors)
+
+    def _check_unique(
+        self, connection: Connection, values: Mapping[str, Any], key: Any
+    ) -> None:
+        """422 for a value of a unique field that another record has already."""
+        errors: dict[str, list[str]] = {}
+        for unique in self._uniques:
+            value = values.get(unique.field)
+            if value is None:
+                continue
+            if key is None:
+                found = connection.execute(unique.taken, {"value": value})
+            else:
+                found = connection.execute(
+                    unique.taken_by_other, {"value": value, "key": key}
+                )
+            if found.first() is not None:
+                errors[unique.field] = [f"The {unique.label} has already been taken."]
+        if errors:
+            raise InvalidInput(errors)
+
+
+def _taken(table: Table, name: str) -> Select[Any]:
+    """One row holding ``:value`` in ``name``."""
+    column = table.c[name]
+    return select(literal(1)).select_from(table).where(column == bindparam("value"))
+
+
+@dataclass(frozen=True)
+class _Unique:
+    """A unique field and the statements that find its value in another record."""
+
+    field: str
+    label: str
+    taken: Select[Any]
+    key: ColumnElement[Any]
+
+    @property
+    def taken_by_other(self) -> Select[Any]:
+        """``taken`` among the records other than ``:key``."""
+        return self.taken.where(self.key != bindparam("key"))
 
 
 def _searchable(table: Table, resource: type[Resource], name: str) -> Any:

@@ -67,6 +67,7 @@ class Store(BulkMethods):
             f.name: model._meta.get_field(f.name).attname for f in resource.fields
         }
         self._columns = columns
+        self._uniques = tuple(f for f in resource.fields if f.unique)
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -154,6 +155,7 @@ class Store(BulkMethods):
         try:
             with transaction.atomic():
                 self._check_relations(values)
+                self._check_unique(values, None)
                 created = self._manager.create(**self._by_column(values))
                 return self.fetch(created.pk)
         except IntegrityError:
@@ -167,6 +169,7 @@ class Store(BulkMethods):
         try:
             with transaction.atomic():
                 self._check_relations(values)
+                self._check_unique(values, key)
                 rows = self._manager.filter(**{self._key: key})
                 if not rows.update(**self._by_column(values)):
                     raise self._not_found(key)
@@ -258,6 +261,21 @@ class Store(BulkMethods):
                 continue
             if not relation.target._default_manager.filter(pk=value).exists():
                 errors[relation.field] = [f"The selected {relation.label} is invalid."]
+        if errors:
+            raise InvalidInput(errors)
+
+    def _check_unique(self, values: Mapping[str, Any], key: Any) -> None:
+        """422 for a value of a unique field that another record has already."""
+        errors: dict[str, list[str]] = {}
+        for field in self._uniques:
+            value = values.get(field.name)
+            if value is None:
+                continue
+            others = self._manager.filter(**{self._columns[field.name]: value})
+            if key is not None:
+                others = others.exclude(**{self._key: key})
+            if others.exists():
+                errors[field.name] = [f"The {field.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
 

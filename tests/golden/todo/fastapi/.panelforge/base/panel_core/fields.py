@@ -50,6 +50,7 @@ class Field:
     description: str | None = None
     sortable: bool = True
     filterable: bool = True
+    unique: bool = False  # no two records share a value: 422 "already been taken"
 
     def __post_init__(self) -> None:
         if not self.label:
