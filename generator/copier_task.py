@@ -24,8 +24,9 @@ from typing import Any
 
 _SOURCE = Path(__file__).resolve().parent.parent
 _HEADER = (
-    "# {name} with your answers to `copier copy` ({keys}); panelforge regenerates\n"
-    "# and checks the project from this copy (comments of the original are not kept).\n"
+    "# {name}, with your answers to `copier copy` written in: {keys}.\n"
+    "# panelforge regenerates and checks the project from this copy; the comments of\n"
+    "# the original are not kept.\n"
 )
 
 
