@@ -153,6 +153,13 @@ class Project:
     jwt_issuer: str = ""
     explicit: frozenset[str] = field(default=frozenset(), compare=False)  # not recorded
 
+    def __post_init__(self) -> None:
+        # Derived from the name when not given (the first generation's values).
+        if not self.database:
+            object.__setattr__(self, "database", f"{self.name}.db")
+        if not self.jwt_issuer:
+            object.__setattr__(self, "jwt_issuer", self.name)
+
     def resource(self, name: str) -> Resource:
         """Return the resource declared as ``name``."""
         return next(r for r in self.resources if r.name == name)
