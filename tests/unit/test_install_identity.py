@@ -113,3 +113,29 @@ def test_copier_answers_are_written_into_the_manifest_copy(tmp_path: Path) -> No
     assert (project.name, project.auth.jwt) == ("shelf", True)
     assert project.database == "shelf.db"
     assert text.startswith(b"# library.yaml, with your answers")
+
+
+def test_check_notes_the_local_install_line_until_it_is_replaced(
+    tmp_path: Path,
+) -> None:
+    from generator.regen.workflow import workflow_notes
+
+    workflow = tmp_path / install.WORKFLOW
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(f"run: |\n  {install.LOCAL_INSTALL_LINE}\n")
+    (note,) = workflow_notes(tmp_path)
+    assert install.LOCAL_INSTALL_LINE in note
+    workflow.write_text('run: python -m pip install "panelforge==0.1.0"\n')
+    assert workflow_notes(tmp_path) == []
+
+
+def test_a_regeneration_by_a_panelforge_installed_otherwise_says_what_to_put(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from generator.regen.workflow import install_changed
+
+    state = replace(_state(load_manifest(LIBRARY)), install=LOCAL)
+    assert install_changed(state) == []
+    monkeypatch.setattr(install, "_override", [InstallSource("index", "panelforge==2")])
+    (warning,) = install_changed(state)
+    assert 'python -m pip install "panelforge==2"' in warning
