@@ -115,6 +115,12 @@ def _create(manifest: Path, dest: Path, run: Run, options: str) -> Update:
 
     project, source = _load(manifest, dest, run)
     writer.check_destination(dest, force=run.force)
+    warnings: list[str] = []
+    if has_state(dest):  # --force over a project panelforge made: same identity
+        try:
+            project, warnings = pin_identity(project, read_state(dest))
+        except OutputError:  # a damaged record: --force starts afresh
+            pass
     output = render_output(project, run)
     state = next_state(project, output, source, None, generator_version())
     files = {**output.files, **bookkeeping(state, output, source)}
@@ -125,7 +131,9 @@ def _create(manifest: Path, dest: Path, run: Run, options: str) -> Update:
             run.progress(f"writing {dest}")
             writer.replace_directory(stage, dest)
         remember_run(dest, source, options, run.caches.runs)
-    return Update(project, added, dry_run=run.dry_run, fresh=True)
+    return Update(
+        project, added, dry_run=run.dry_run, fresh=True, warnings=tuple(warnings)
+    )
 
 
 def check(
