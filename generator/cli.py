@@ -98,6 +98,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     )
     if not args.quiet or args.diff:
         _print_update(update, args.output, diff=args.diff)
+    for warning in update.warnings:  # even with --quiet: they concern the data
+        print(f"warning: {warning}", file=sys.stderr)
     return _report_conflicts(update)
 
 
@@ -111,6 +113,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         progress=_progress_printer(args.quiet),
     )
     name = report.project.manifest_name
+    for note in report.notes if not args.quiet else ():
+        print(f"note: {note}", file=sys.stderr)
     if report.ok:
         if not args.quiet:
             print(f"{args.output}: up to date with {name}")

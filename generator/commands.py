@@ -18,6 +18,7 @@ from .errors import OutputError
 from .model import ir
 from .regen.changes import FileChange, Update, bookkeeping, next_state
 from .regen.drift import CheckReport
+from .regen.identity import pin_identity
 from .regen.stamps import remember_run, run_options, up_to_date
 from .regen.state import (
     MANIFEST_COPY,
@@ -26,6 +27,7 @@ from .regen.state import (
     has_state,
     read_state,
 )
+from .regen.workflow import install_changed, workflow_notes
 from .render import writer
 from .run import Progress, Run, quiet
 
@@ -96,10 +98,12 @@ def _update(manifest: Path, dest: Path, run: Run, options: str) -> Update:
     project, source = _load(manifest, dest, run)
     state = read_state(dest)
     refuse_framework_switch(state, project, dest)
+    project, warnings = pin_identity(project, state)
     plan = change_plan(state, project, dest, run)
     output = regenerated_output(project, state, dest, run)
     update = update_in_place(project, source, dest, state, output, run)
-    update = replace(update, plan=plan)
+    warnings += install_changed(state)
+    update = replace(update, plan=plan, warnings=tuple(warnings))
     if not run.dry_run and not update.conflicts:
         remember_run(dest, source, options, run.caches.runs)
     return update
@@ -111,6 +115,12 @@ def _create(manifest: Path, dest: Path, run: Run, options: str) -> Update:
 
     project, source = _load(manifest, dest, run)
     writer.check_destination(dest, force=run.force)
+    warnings: list[str] = []
+    if has_state(dest):  # --force over a project panelforge made: same identity
+        try:
+            project, warnings = pin_identity(project, read_state(dest))
+        except OutputError:  # a damaged record: --force starts afresh
+            pass
     output = render_output(project, run)
     state = next_state(project, output, source, None, generator_version())
     files = {**output.files, **bookkeeping(state, output, source)}
@@ -121,7 +131,9 @@ def _create(manifest: Path, dest: Path, run: Run, options: str) -> Update:
             run.progress(f"writing {dest}")
             writer.replace_directory(stage, dest)
         remember_run(dest, source, options, run.caches.runs)
-    return Update(project, added, dry_run=run.dry_run, fresh=True)
+    return Update(
+        project, added, dry_run=run.dry_run, fresh=True, warnings=tuple(warnings)
+    )
 
 
 def check(
@@ -149,8 +161,11 @@ def check(
         use_cache=use_cache, progress=progress, framework=state.project.framework
     )
     project, source = _load(manifest, dest, run)
+    project, warnings = pin_identity(project, state)
     output = regenerated_output(project, state, dest, run)
-    return check_in_place(project, source, dest, state, output)
+    report = check_in_place(project, source, dest, state, output)
+    notes = (*warnings, *workflow_notes(dest))
+    return replace(report, notes=notes)
 
 
 def validate(manifest: Path) -> ir.Project:

@@ -27,6 +27,9 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
         auth=ir.Auth(**manifest.get("auth", {})),
         docs=ir.Docs(**manifest.get("docs", {})),
         manifest_name=manifest_name,
+        database=project.get("database", f"{project['name']}.db"),
+        jwt_issuer=project.get("jwt_issuer", project["name"]),
+        explicit=frozenset(k for k in ("database", "jwt_issuer") if k in project),
     )
 
 

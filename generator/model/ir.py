@@ -146,6 +146,20 @@ class Project:
     auth: Auth = field(default_factory=Auth)
     docs: Docs = field(default_factory=Docs)
     manifest_name: str = "manifest.yaml"  # file name only, for headers; never a path
+    # Identity: where the data lives and who signs tokens. Resolved when the manifest
+    # is loaded (``project.database``, ``project.jwt_issuer``, or derived from the
+    # name), then kept as recorded on regeneration unless the manifest names them
+    # (:mod:`generator.regen.identity`).
+    database: str = ""  # the default SQLite file, relative to the project
+    jwt_issuer: str = ""
+    explicit: frozenset[str] = field(default=frozenset(), compare=False)  # not recorded
+
+    def __post_init__(self) -> None:
+        # Derived from the name when not given (the first generation's values).
+        if not self.database:
+            object.__setattr__(self, "database", f"{self.name}.db")
+        if not self.jwt_issuer:
+            object.__setattr__(self, "jwt_issuer", self.name)
 
     def resource(self, name: str) -> Resource:
         """Return the resource declared as ``name``."""

@@ -19,6 +19,8 @@ def project_to_data(project: ir.Project) -> dict[str, Any]:
         "title": project.title,
         "framework": project.framework,
         "manifest_name": project.manifest_name,
+        "database": project.database,
+        "jwt_issuer": project.jwt_issuer,
         "auth": asdict(project.auth),
         "docs": asdict(project.docs),
         "resources": [_resource_to_data(r) for r in project.resources],
@@ -32,6 +34,9 @@ def project_from_data(data: dict[str, Any]) -> ir.Project:
         title=data["title"],
         framework=data["framework"],
         manifest_name=data["manifest_name"],
+        # Recorded before identity was: the values the recorded name gave.
+        database=data.get("database", f"{data['name']}.db"),
+        jwt_issuer=data.get("jwt_issuer", data["name"]),
         auth=ir.Auth(**data["auth"]),
         docs=ir.Docs(**data["docs"]),
         resources=tuple(_resource_from_data(r) for r in data["resources"]),

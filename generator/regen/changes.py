@@ -26,6 +26,7 @@ from typing import Literal
 from ..model import ir
 from ..render.output import Output
 from .change_plan import ChangePlan
+from .install import install_source
 from .merge import MergeResult, is_mergeable, merge_three_way
 from .state import MERGED_OWNERS, STATE_DIR, State, sha256, state_files
 
@@ -87,6 +88,7 @@ class Update:
     dry_run: bool = False
     fresh: bool = False  # a new project, not an update
     plan: ChangePlan | None = None  # the schema changes (an update only)
+    warnings: tuple[str, ...] = ()  # identity or install source changes, to tell
 
     @property
     def reported(self) -> list[FileChange]:
@@ -204,6 +206,7 @@ def next_state(
         hashes={p: sha256(d) for p, d in sorted(output.owned(*MERGED_OWNERS).items())},
         migrations=tuple(sorted(history)),
         generator_version=generator_version,
+        install=install_source(),
     )
 
 

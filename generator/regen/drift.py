@@ -43,6 +43,7 @@ class CheckReport:
 
     project: ir.Project
     drift: tuple[Drift, ...]
+    notes: tuple[str, ...] = ()  # worth saying even when DEST is up to date
 
     @property
     def ok(self) -> bool:

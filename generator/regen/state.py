@@ -34,6 +34,7 @@ from ..errors import OutputError
 from ..model import ir
 from ..model.irdata import project_from_data, project_to_data
 from ..render.output import Owner
+from .install import InstallSource, install_source
 from .merge import has_conflict_markers, is_mergeable
 
 FORMAT = 1
@@ -52,8 +53,10 @@ panelforge keeps here what this project was generated from, so `panelforge gener
 can update it in place (merging your edits) and `panelforge check` can tell whether
 it still matches its manifest. Commit this folder; do not edit it.
 
-- `state.json`: generator version, manifest hash, the owner of every file, the
-  migrations written so far, and the resources as panelforge understood them.
+- `state.json`: generator version and where it was installed from (`install`: CI
+  installs the same one), manifest hash, the owner of every file, the migrations
+  written so far, and the project as panelforge understood it (its `database` file
+  and `jwt_issuer` stay as first recorded unless the manifest sets them).
 - `manifest.yaml`: the manifest, byte for byte.
 - `base/`: the last generated version of each generated text file (the merge base).
 """
@@ -90,6 +93,7 @@ def source_fingerprint() -> str:
     from ..paths import specs_dir, templates_root
 
     digest = hashlib.sha256(generator_version().encode())
+    digest.update(f"\0{install_source().requirement or 'local'}".encode())
     for tool in _TOOLS:
         digest.update(f"\0{tool} {version(tool)}".encode())
     package = Path(__file__).resolve().parents[1]  # all of generator/
@@ -120,6 +124,7 @@ class State:
     hashes: Mapping[str, str]  # generated and shared files: SHA-256 of the output
     migrations: tuple[str, ...]  # history files, in the order they were written
     generator_version: str = ""
+    install: InstallSource | None = None  # None: recorded before panelforge kept it
 
     def to_json(self) -> str:
         """The ``state.json`` text."""
@@ -132,6 +137,7 @@ class State:
         data = {
             "format": FORMAT,
             "generator": {"name": "panelforge", "version": self.generator_version},
+            **({"install": self.install.to_data()} if self.install else {}),
             "manifest": {
                 "file": self.manifest_name,
                 "copy": MANIFEST_COPY,
@@ -158,6 +164,7 @@ def state_from_json(text: str) -> State:
         hashes={p: e["sha256"] for p, e in files.items() if "sha256" in e},
         migrations=tuple(data["migrations"]),
         generator_version=data["generator"]["version"],
+        install=InstallSource.from_data(data.get("install")),
     )
 
 

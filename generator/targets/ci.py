@@ -5,13 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import ir
+from ..regen.install import LOCAL_INSTALL_LINE, install_source
 from ..regen.state import generator_version
 from ..render.plan import FilePlan
 
 
 def ci_context(project: ir.Project) -> dict[str, Any]:
-    """Context of the CI workflow: the project name and panelforge's version."""
-    return {"project_name": project.name, "panelforge_version": generator_version()}
+    """Context of the CI workflow: the project name, and how CI installs panelforge
+    (the one generating, as recorded in ``.panelforge/state.json``)."""
+    source = install_source()
+    return {
+        "project_name": project.name,
+        "panelforge_version": generator_version(),
+        "install_kind": source.kind,
+        "install_requirement": source.requirement,
+        "local_install_line": LOCAL_INSTALL_LINE,
+    }
 
 
 def ci_plans(project: ir.Project, templates: str) -> list[FilePlan]:

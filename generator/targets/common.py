@@ -38,6 +38,8 @@ def copier_data(project: ir.Project) -> dict[str, Any]:
         "framework": project.framework,
         "jwt": project.auth.jwt,
         "token_ttl": project.auth.token_ttl,
+        "database_file": project.database,
+        "jwt_issuer": project.jwt_issuer,
     }
 
 

@@ -348,7 +348,9 @@ def test_unknown_key_hints_a_close_key_or_lists_the_known_ones() -> None:
     (close,) = issues_of(book({"t": {"type": "string", "max_length": 3}}))
     assert close.hint == "did you mean 'maxLength'?"
     (far,) = issues_of(project={"name": "shop", "colour": "red"})
-    assert far.hint == "known keys are 'name', 'title', 'framework'"
+    assert far.hint == (
+        "known keys are 'name', 'title', 'framework', 'database', 'jwt_issuer'"
+    )
 
 
 def test_relation_hint_names_the_declared_resources() -> None:

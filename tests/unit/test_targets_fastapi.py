@@ -56,6 +56,8 @@ def test_copier_data_has_exactly_the_skeleton_keys() -> None:
         "framework": "fastapi",
         "jwt": True,
         "token_ttl": 3600,
+        "database_file": f"{library.name}.db",
+        "jwt_issuer": library.name,
     }
 
 
