@@ -40,7 +40,7 @@ def change_plan(state: State, project: ir.Project, dest: Path, run: Run) -> Chan
     plan = plan_changes(diff_schema(state.project, project), run.allow_drop)
     plan.refuse_if_needed()
     run.progress("counting the rows the schema change touches")
-    note = count_damage(plan, dest, project.name)
+    note = count_damage(plan, dest, state.project.database)  # where the rows are now
     return replace(plan, notes=(note,)) if note else plan
 
 
@@ -50,11 +50,11 @@ def _guard() -> ModuleType:
     return importlib.import_module(f"{KERNEL_PACKAGE}.migration_guard")
 
 
-def project_database_url(dest: Path, project_name: str) -> str | None:
+def project_database_url(dest: Path, database_file: str) -> str | None:
     """The URL the project's app would use: ``DATABASE_URL``, else its default file."""
     if configured := os.environ.get("DATABASE_URL"):
         return configured
-    default = dest / f"{project_name}.db"
+    default = dest / database_file
     return f"sqlite:///{default}" if default.is_file() else None
 
 
@@ -91,11 +91,11 @@ def _connect(url: str, dest: Path) -> Any:
     return None
 
 
-def count_damage(plan: ChangePlan, dest: Path, project_name: str) -> str | None:
+def count_damage(plan: ChangePlan, dest: Path, database_file: str) -> str | None:
     """Refuse (:class:`OutputError`) when the reachable database holds rows the plan's
     data checks find; return a note when it could not count, else ``None``."""
     checks = plan.checks()
-    url = project_database_url(dest, project_name)
+    url = project_database_url(dest, database_file)
     if not checks or url is None:
         return None
     connection = _connect(url, dest)
