@@ -30,7 +30,7 @@ from pydantic import Field as Constraint
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from . import fields as kernel
-from .errors import InvalidInput
+from .errors import InvalidInput, UnsupportedMediaType
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
 from .resource import Resource
@@ -153,6 +153,35 @@ def input_model(
 
 Body = bytes | list[tuple[str, str]]
 """A request body: raw JSON, or the pairs of a urlencoded form."""
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def has_body(content_length: str | None, transfer_encoding: str | None) -> bool:
+    """Whether a request carries a body: chunked, or a ``Content-Length`` above 0.
+
+    Both frameworks ask this before they read, so a body is read the same way
+    whatever its framing, and a request without one is body-less whatever its
+    ``Content-Type`` says (wsgiref sends ``text/plain`` with a body-less DELETE).
+    """
+    if transfer_encoding and "chunked" in transfer_encoding.lower():
+        return True
+    return (content_length or "").strip() not in {"", "0"}
+
+
+def body_kind(content_type: str | None, *, has_body: bool) -> str:
+    """``"none"``, ``"form"`` or ``"json"``; 415 for a body of another type."""
+    if not has_body:
+        return "none"
+    media_type = (content_type or "").split(";")[0].strip().lower()
+    if media_type == FORM:
+        return "form"
+    if media_type in {"", "application/json"} or media_type.endswith("+json"):
+        return "json"
+    raise UnsupportedMediaType(
+        "Send the body as application/json or application/x-www-form-urlencoded."
+    )
 
 
 def form_pairs(raw: bytes) -> list[tuple[str, str]]:
