@@ -161,6 +161,26 @@ def test_logout_ends_the_session(session_deployment: Deployment) -> None:
             assert response.json() == CSRF_MISMATCH
 
 
+def test_a_session_cookie_replayed_after_logout_is_refused(
+    session_deployment: Deployment,
+) -> None:
+    resource = session_deployment.project.resources[0]
+    with session_deployment.api() as api:
+        kept = dict(api.client.cookies)
+        assert kept and api.get(crud(resource)).status_code == 200
+        response = api.request("POST", "/admin/logout")
+        assert response.status_code == 200, response.text
+    # A copy of the cookie kept from before the logout opens nothing.
+    with session_deployment.client() as replay:
+        replay.cookies.update(kept)
+        response = replay.get(crud(resource), headers=JSON)
+        assert response.status_code == 401, response.text
+        assert response.json() == UNAUTHENTICATED
+        response = replay.get(page(resource, "index-page"), headers=HTML)
+        assert response.status_code == 303, response.text
+        assert urlsplit(response.headers["location"]).path == "/admin/login"
+
+
 def test_strangers_reading_pages_are_sent_to_the_login(
     session_deployment: Deployment,
 ) -> None:
