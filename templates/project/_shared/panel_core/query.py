@@ -122,10 +122,17 @@ class ListQuery:
 
 
 def to_utc(value: datetime) -> datetime:
-    """An aware datetime in UTC; a naive one is taken to be UTC already."""
+    """An aware datetime in UTC; a naive one is taken to be UTC already.
+
+    ``ValueError`` when UTC falls outside years 1 to 9999
+    (``0001-01-01T00:00:00+01:00``): Python cannot hold it.
+    """
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("is out of range") from None
 
 
 def parse_value(field: Field, text: str) -> Any:

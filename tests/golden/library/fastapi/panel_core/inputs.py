@@ -82,6 +82,16 @@ def _hashable(value: str) -> str:
     return value
 
 
+def _in_utc(value: datetime) -> datetime:
+    try:
+        to_utc(value)
+    except ValueError:
+        raise PydanticCustomError(
+            "datetime_range", "outside years 1 to 9999 in UTC"
+        ) from None
+    return value
+
+
 def _one_of(options: tuple[Any, ...]) -> AfterValidator:
     allowed = frozenset(options)
 
@@ -128,7 +138,7 @@ def value_type(field: kernel.Field) -> Any:
     if isinstance(field, kernel.Date):
         return date
     if isinstance(field, kernel.DateTime):
-        return datetime
+        return Annotated[datetime, AfterValidator(_in_utc)]
     return Annotated[str, AfterValidator(_no_nul)]
 
 
@@ -355,6 +365,10 @@ _MESSAGES = {
     "bool": "The {label} field must be true or false.",
     "date": "The {label} field must be a valid date (YYYY-MM-DD).",
     "datetime": "The {label} field must be a valid date-time (ISO 8601).",
+    "datetime_range": (
+        "The {label} field must be a date-time between 0001-01-01 and 9999-12-31 "
+        "in UTC."
+    ),
     "uuid": "The {label} field must be a valid UUID.",
     "email": "The {label} field must be a valid email address.",
     "url": "The {label} field must be a valid URL.",
