@@ -57,3 +57,16 @@ def test_date_times_out_of_range_are_422(sqlite_deployment: Deployment) -> None:
                 assert response.status_code == 422, (value, response.text)
                 assert list(response.json()["errors"]) == [parameter], value
             assert api.get(crud(resource, key)).json() == record
+
+
+def test_a_unix_time_is_not_a_date_time(sqlite_deployment: Deployment) -> None:
+    cases = _date_times(sqlite_deployment)
+    if not cases:
+        pytest.skip("no date-time field in this example")
+    with sqlite_deployment.api() as api:
+        for resource, found in cases:
+            body = {**api.payload(resource, 2), found.name: "1704103200"}
+            response = api.post(crud(resource), json=body)
+            assert response.status_code == 422, response.text
+            label = response.json()["errors"]
+            assert list(label) == [found.name], label

@@ -19,6 +19,7 @@ from datetime import date, datetime
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlsplit
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -41,6 +42,8 @@ _EMAIL = re.compile(
     r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*"
 )
 _CONFIG = ConfigDict(extra="forbid")
+# How an ISO 8601 date or date-time begins (a Unix time does not).
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 TextField = kernel.Text | kernel.Textarea | kernel.Email | kernel.Url | kernel.Password
 _TEXT_FIELDS = (kernel.Text, kernel.Textarea, kernel.Email, kernel.Url, kernel.Password)
@@ -239,6 +242,9 @@ class Inputs:
             f"{name}MassDelete", ids=(list[value_type(resource.key_field)] | None, None)
         )
         self._labels = {f.name: f.label for f in resource.fields}
+        self._date_times = tuple(
+            f.name for f in writable if isinstance(f, kernel.DateTime)
+        )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
         # In a form, an empty non-text input means "no value"; so does an empty
         # e-mail address or URL, which can never be valid.
@@ -259,10 +265,14 @@ class Inputs:
     def from_text(self, values: Mapping[str, Any], *, create: bool) -> dict[str, Any]:
         """A record's values from text cells (a CSV import row), checked as forms are."""
         model = self._create if create else self._update
+        errors: dict[str, list[str]] = {}
         try:
             parsed = model.model_validate(dict(values))
         except ValidationError as exc:
-            raise InvalidInput(self.messages(exc.errors())) from None
+            errors = self.messages(exc.errors())
+        errors.update(self._unix_times(values))
+        if errors:
+            raise InvalidInput(errors)
         return parsed.model_dump(by_alias=True, exclude_unset=True)
 
     def ids(self, body: Body, query: list[tuple[str, str]]) -> list[Any]:
@@ -300,15 +310,39 @@ class Inputs:
             ) from None
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
+        values = None if isinstance(body, bytes) else self._form_values(body)
+        errors: dict[str, list[str]] = {}
         try:
-            if isinstance(body, bytes):
+            if values is None:
                 # No body at all names no field, as an empty form does.
                 parsed = model.model_validate_json(body or b"{}", strict=True)
             else:
-                parsed = model.model_validate(self._form_values(body))
+                parsed = model.model_validate(values)
         except ValidationError as exc:
-            raise InvalidInput(self.messages(exc.errors())) from None
+            errors = self.messages(exc.errors())
+        errors.update(self._unix_times(body if values is None else values))
+        if errors:
+            raise InvalidInput(errors)
         return parsed.model_dump(by_alias=True, exclude_unset=True)
+
+    def _unix_times(self, body: bytes | Mapping[str, Any]) -> dict[str, list[str]]:
+        """Date-times written as Unix times ("1704103200"), which Pydantic accepts
+        even in strict mode: only ISO 8601 is a date-time here."""
+        if not self._date_times:
+            return {}
+        values: Any = body
+        if isinstance(body, bytes):
+            try:
+                values = orjson.loads(body or b"{}")
+            except orjson.JSONDecodeError:
+                return {}  # Pydantic said so already
+        if not isinstance(values, dict):
+            return {}
+        return {
+            name: [_MESSAGES["datetime"].format(label=self._labels[name])]
+            for name in self._date_times
+            if isinstance(values.get(name), str) and not _ISO_DATE.match(values[name])
+        }
 
     def _form_values(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
