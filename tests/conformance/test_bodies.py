@@ -12,7 +12,14 @@ from collections.abc import Iterator
 import pytest
 
 from .conftest import sqlite_params
-from .support import Deployment, crud, marker_field, marker_value, new_marker
+from .support import (
+    MAX_BODY,
+    Deployment,
+    crud,
+    marker_field,
+    marker_value,
+    new_marker,
+)
 
 
 @pytest.fixture(params=sqlite_params())
@@ -68,3 +75,19 @@ def test_a_request_without_a_body_is_body_less_whatever_its_type(
             "DELETE", crud(resource, key), headers={"Content-Type": "text/plain"}
         )
         assert deleted.status_code == 200, deleted.text
+
+
+def test_a_chunked_body_over_the_limit_is_413(sqlite_deployment: Deployment) -> None:
+    with sqlite_deployment.api() as api:
+        resource = sqlite_deployment.project.resources[0]
+        key = api.create(resource)[resource.key]
+        body = b'{"x": "' + b"a" * MAX_BODY + b'"}'
+        response = api.request(
+            "PATCH",
+            crud(resource, key),
+            content=_chunks(body),
+            headers={"Content-Type": "application/json"},
+        )
+        assert response.status_code == 413, response.text[:500]
+        expected = f"The request body must not exceed {MAX_BODY} bytes."
+        assert response.json() == {"message": expected}
