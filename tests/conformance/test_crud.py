@@ -226,6 +226,17 @@ def test_list_parameters_are_checked(deployment: Deployment) -> None:
                     f"The filter[{key}] value must be an integer.",
                 ),
                 (
+                    {"filter": "x"},
+                    "filter",
+                    "The filter parameter is not a filter: use filter[field]=value.",
+                ),
+                (
+                    {f"filter[{key}][$ne]": ""},
+                    f"filter[{key}][$ne]",
+                    f"The filter[{key}][$ne] parameter is not a filter: use "
+                    "filter[field]=value.",
+                ),
+                (
                     {"search": "a\x00b"},
                     "search",
                     "The search term must not contain NUL characters.",

@@ -8,6 +8,7 @@ Browsers get the login page, a form carrying the token, and redirects.
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -18,6 +19,7 @@ from .support import (
     FAILED_LOGIN,
     HTML,
     JSON,
+    LOGIN_MAX_ATTEMPTS,
     PASSWORD,
     UNAUTHENTICATED,
     Deployment,
@@ -141,6 +143,30 @@ def test_malformed_logins_are_422(deployment: Deployment) -> None:
             }
 
 
+def test_failed_session_logins_are_throttled(session_deployment: Deployment) -> None:
+    stranger = f"nobody-{secrets.token_hex(4)}@example.com"
+    with session_deployment.client(headers=JSON) as client:
+        for _ in range(LOGIN_MAX_ATTEMPTS):
+            failed = client.post(
+                "/admin/authenticate",
+                json={"username": stranger, "password": "wrong password"},
+            )
+            assert failed.status_code == 422, failed.text
+        refused = client.post(
+            "/admin/authenticate", json={"username": stranger, "password": "wrong"}
+        )
+        assert refused.status_code == 429, refused.text
+        wait = int(refused.headers["retry-after"])
+        assert 0 < wait <= 15 * 60
+        message = f"Too many login attempts. Please try again in {wait} seconds."
+        assert refused.json() == {"message": message}
+        # Another username from the same address is not held back.
+        response = client.post(
+            "/admin/authenticate", json={"username": EMAIL, "password": PASSWORD}
+        )
+        assert response.status_code == 200, response.text
+
+
 def test_logout_ends_the_session(session_deployment: Deployment) -> None:
     resource = session_deployment.project.resources[0]
     for method in ("POST", "DELETE"):
@@ -159,6 +185,26 @@ def test_logout_ends_the_session(session_deployment: Deployment) -> None:
             response = api.request("PATCH", crud(resource, 1), json={}, headers=stale)
             assert response.status_code == 403
             assert response.json() == CSRF_MISMATCH
+
+
+def test_a_session_cookie_replayed_after_logout_is_refused(
+    session_deployment: Deployment,
+) -> None:
+    resource = session_deployment.project.resources[0]
+    with session_deployment.api() as api:
+        kept = dict(api.client.cookies)
+        assert kept and api.get(crud(resource)).status_code == 200
+        response = api.request("POST", "/admin/logout")
+        assert response.status_code == 200, response.text
+    # A copy of the cookie kept from before the logout opens nothing.
+    with session_deployment.client() as replay:
+        replay.cookies.update(kept)
+        response = replay.get(crud(resource), headers=JSON)
+        assert response.status_code == 401, response.text
+        assert response.json() == UNAUTHENTICATED
+        response = replay.get(page(resource, "index-page"), headers=HTML)
+        assert response.status_code == 303, response.text
+        assert urlsplit(response.headers["location"]).path == "/admin/login"
 
 
 def test_strangers_reading_pages_are_sent_to_the_login(

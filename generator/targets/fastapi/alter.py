@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ...model import ir
 from ...regen.migrations import SchemaDiff, TableChange
-from ..columns import indexed
+from ..columns import indexed, is_integer_key
 from ..pysource import call, literal
 from .data_moves import (
     execute_chain,
@@ -259,11 +259,18 @@ def _second_batch(
     return lines
 
 
-def _batch(table: str, lines: list[str]) -> list[str]:
+def _batch(resource: ir.Resource, lines: list[str]) -> list[str]:
+    """``lines`` in a batch; a rebuilt SQLite table keeps (or gains) AUTOINCREMENT."""
     if not lines:
         return []
     body = "".join(f"\n        {line}" for line in lines)
-    return [f"with op.batch_alter_table({literal(table)}) as batch_op:{body}"]
+    args = [literal(resource.table)]
+    if is_integer_key(resource.key_field):
+        args.append('table_kwargs={"sqlite_autoincrement": True}')
+    opening = call(
+        "op.batch_alter_table", args, indent=1, prefix="with ", suffix=" as batch_op:"
+    )
+    return [f"{opening}{body}"]
 
 
 def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
@@ -284,15 +291,14 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
     """The statements that bring one table from ``before`` to ``after``."""
     if _same_storage(change, diff):
         return []
-    table = change.after.table
     tightened = _tightened(change, diff)
     return [
         *moved_value_lines(change, widening=False),
         *_dropped_indexes(change, diff),
         *rename_table_lines(change),
-        *_batch(table, _first_batch(change, diff)),
+        *_batch(change.after, _first_batch(change, diff)),
         *moved_value_lines(change, widening=True),
         *_fills(change, tightened),
-        *_batch(table, _second_batch(change, diff, tightened)),
+        *_batch(change.after, _second_batch(change, diff, tightened)),
         *_created_indexes(change, diff),
     ]

@@ -185,8 +185,11 @@ def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
         for field in resource.fields
         if indexed(field)
     ]
+    # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
+    integer_key = is_integer_key(resource.key_field)
+    options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),
-        "elements": columns + _constraint_lines(resource, project),
+        "elements": columns + _constraint_lines(resource, project) + options,
         "indexes": indexes,
     }

@@ -24,6 +24,7 @@ from panel_core import csv_text, imports
 from panel_core.errors import InvalidInput, PayloadTooLarge
 
 from .accept import wants_json
+from .bodies import dechunk
 from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource
@@ -83,6 +84,7 @@ def _answer(
 def read_upload(request: HttpRequest, limit: int) -> str:
     """The uploaded CSV text: the ``file`` of a multipart form, or the whole body."""
     media_type = imports.check_media_type(request.META.get("CONTENT_TYPE", ""))
+    dechunk(request, limit)
     declared = request.META.get("CONTENT_LENGTH", "")
     if declared.isdigit() and int(declared) > limit:
         raise _too_large(limit)

@@ -6,16 +6,17 @@ to the same); a bigger body is refused with 413 before it is read.
 
 from __future__ import annotations
 
+from io import BytesIO
 from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.core.handlers.wsgi import LimitedStream
 from django.http import HttpRequest
 
-from panel_core.errors import PayloadTooLarge, UnsupportedMediaType
-from panel_core.inputs import Body, form_pairs
+from panel_core.errors import PayloadTooLarge
+from panel_core.inputs import FORM, Body, body_kind, form_pairs, has_body
 
-_FORM = "application/x-www-form-urlencoded"
 _FIELDS = "panel_form"  # the request attribute caching a form's fields
 
 
@@ -24,21 +25,48 @@ def media_type(request: HttpRequest) -> str:
     return request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
 
 
+def carries_body(request: HttpRequest) -> bool:
+    """Whether the request has a body: chunked, or a ``Content-Length`` above 0."""
+    meta = request.META
+    return has_body(meta.get("CONTENT_LENGTH"), meta.get("HTTP_TRANSFER_ENCODING"))
+
+
 def read_body(request: HttpRequest) -> Body:
-    """The body as raw JSON bytes or form pairs; refuses other types and big bodies."""
-    kind = media_type(request)
-    if kind == _FORM:
-        return form_pairs(read_raw(request))
-    if kind in {"", "application/json"} or kind.endswith("+json"):
-        return read_raw(request)
-    raise UnsupportedMediaType(
-        "Send the body as application/json or application/x-www-form-urlencoded."
-    )
+    """The body as raw JSON bytes or form pairs; refuses other types and big bodies.
+
+    A request without a body (no ``Content-Length`` or 0, not chunked) is body-less
+    whatever its ``Content-Type``.
+    """
+    kind = body_kind(request.META.get("CONTENT_TYPE"), has_body=carries_body(request))
+    if kind == "none":
+        return b""
+    raw = read_raw(request)
+    return form_pairs(raw) if kind == "form" else raw
+
+
+def dechunk(request: HttpRequest, limit: int) -> None:
+    """Read a chunked body (no ``Content-Length``) into the request, 413 over ``limit``.
+
+    Django reads ``Content-Length`` bytes, so without one it would see no body at all;
+    gunicorn (``wsgi.input_terminated``) ends its input where the chunked body ends.
+    Afterwards the body reads as one sent with its length.
+    """
+    meta = request.META
+    if meta.get("CONTENT_LENGTH") or not carries_body(request):
+        return
+    if not meta.get("wsgi.input_terminated"):
+        return
+    body = meta["wsgi.input"].read(limit + 1)
+    if len(body) > limit:
+        raise PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+    meta["CONTENT_LENGTH"] = str(len(body))
+    request._stream = LimitedStream(BytesIO(body), len(body))  # type: ignore[attr-defined]
 
 
 def read_raw(request: HttpRequest) -> bytes:
     """The body as it came, whatever its type; 413 over ``PANEL_MAX_BODY_SIZE``."""
     limit: int = settings.PANEL_MAX_BODY_SIZE
+    dechunk(request, limit)
     declared = request.META.get("CONTENT_LENGTH", "")
     if declared.isdigit() and int(declared) > limit:
         raise too_large()
@@ -62,7 +90,7 @@ def form_value(request: HttpRequest, name: str) -> str | None:
     fields: list[tuple[str, str]] | None = getattr(request, _FIELDS, None)
     if fields is None:
         fields = []
-        if media_type(request) == _FORM:
+        if media_type(request) == FORM and carries_body(request):
             text = read_raw(request).decode("utf-8", "replace")
             fields = parse_qsl(text, keep_blank_values=True)
         setattr(request, _FIELDS, fields)

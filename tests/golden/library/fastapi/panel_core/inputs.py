@@ -19,6 +19,7 @@ from datetime import date, datetime
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlsplit
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -30,7 +31,7 @@ from pydantic import Field as Constraint
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from . import fields as kernel
-from .errors import InvalidInput
+from .errors import InvalidInput, UnsupportedMediaType
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
 from .resource import Resource
@@ -41,6 +42,8 @@ _EMAIL = re.compile(
     r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*"
 )
 _CONFIG = ConfigDict(extra="forbid")
+# How an ISO 8601 date or date-time begins (a Unix time does not).
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 TextField = kernel.Text | kernel.Textarea | kernel.Email | kernel.Url | kernel.Password
 _TEXT_FIELDS = (kernel.Text, kernel.Textarea, kernel.Email, kernel.Url, kernel.Password)
@@ -79,6 +82,16 @@ def _hashable(value: str) -> str:
         raise PydanticCustomError(
             "password_too_long", f"longer than {MAX_PASSWORD_BYTES} bytes"
         )
+    return value
+
+
+def _in_utc(value: datetime) -> datetime:
+    try:
+        to_utc(value)
+    except ValueError:
+        raise PydanticCustomError(
+            "datetime_range", "outside years 1 to 9999 in UTC"
+        ) from None
     return value
 
 
@@ -128,7 +141,7 @@ def value_type(field: kernel.Field) -> Any:
     if isinstance(field, kernel.Date):
         return date
     if isinstance(field, kernel.DateTime):
-        return datetime
+        return Annotated[datetime, AfterValidator(_in_utc)]
     return Annotated[str, AfterValidator(_no_nul)]
 
 
@@ -153,6 +166,35 @@ def input_model(
 
 Body = bytes | list[tuple[str, str]]
 """A request body: raw JSON, or the pairs of a urlencoded form."""
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def has_body(content_length: str | None, transfer_encoding: str | None) -> bool:
+    """Whether a request carries a body: chunked, or a ``Content-Length`` above 0.
+
+    Both frameworks ask this before they read, so a body is read the same way
+    whatever its framing, and a request without one is body-less whatever its
+    ``Content-Type`` says (wsgiref sends ``text/plain`` with a body-less DELETE).
+    """
+    if transfer_encoding and "chunked" in transfer_encoding.lower():
+        return True
+    return (content_length or "").strip() not in {"", "0"}
+
+
+def body_kind(content_type: str | None, *, has_body: bool) -> str:
+    """``"none"``, ``"form"`` or ``"json"``; 415 for a body of another type."""
+    if not has_body:
+        return "none"
+    media_type = (content_type or "").split(";")[0].strip().lower()
+    if media_type == FORM:
+        return "form"
+    if media_type in {"", "application/json"} or media_type.endswith("+json"):
+        return "json"
+    raise UnsupportedMediaType(
+        "Send the body as application/json or application/x-www-form-urlencoded."
+    )
 
 
 def form_pairs(raw: bytes) -> list[tuple[str, str]]:
@@ -200,6 +242,9 @@ class Inputs:
             f"{name}MassDelete", ids=(list[value_type(resource.key_field)] | None, None)
         )
         self._labels = {f.name: f.label for f in resource.fields}
+        self._date_times = tuple(
+            f.name for f in writable if isinstance(f, kernel.DateTime)
+        )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
         # In a form, an empty non-text input means "no value"; so does an empty
         # e-mail address or URL, which can never be valid.
@@ -220,10 +265,14 @@ class Inputs:
     def from_text(self, values: Mapping[str, Any], *, create: bool) -> dict[str, Any]:
         """A record's values from text cells (a CSV import row), checked as forms are."""
         model = self._create if create else self._update
+        errors: dict[str, list[str]] = {}
         try:
             parsed = model.model_validate(dict(values))
         except ValidationError as exc:
-            raise InvalidInput(self.messages(exc.errors())) from None
+            errors = self.messages(exc.errors())
+        errors.update(self._unix_times(values))
+        if errors:
+            raise InvalidInput(errors)
         return parsed.model_dump(by_alias=True, exclude_unset=True)
 
     def ids(self, body: Body, query: list[tuple[str, str]]) -> list[Any]:
@@ -261,15 +310,39 @@ class Inputs:
             ) from None
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
+        values = None if isinstance(body, bytes) else self._form_values(body)
+        errors: dict[str, list[str]] = {}
         try:
-            if isinstance(body, bytes):
+            if values is None:
                 # No body at all names no field, as an empty form does.
                 parsed = model.model_validate_json(body or b"{}", strict=True)
             else:
-                parsed = model.model_validate(self._form_values(body))
+                parsed = model.model_validate(values)
         except ValidationError as exc:
-            raise InvalidInput(self.messages(exc.errors())) from None
+            errors = self.messages(exc.errors())
+        errors.update(self._unix_times(body if values is None else values))
+        if errors:
+            raise InvalidInput(errors)
         return parsed.model_dump(by_alias=True, exclude_unset=True)
+
+    def _unix_times(self, body: bytes | Mapping[str, Any]) -> dict[str, list[str]]:
+        """Date-times written as Unix times ("1704103200"), which Pydantic accepts
+        even in strict mode: only ISO 8601 is a date-time here."""
+        if not self._date_times:
+            return {}
+        values: Any = body
+        if isinstance(body, bytes):
+            try:
+                values = orjson.loads(body or b"{}")
+            except orjson.JSONDecodeError:
+                return {}  # Pydantic said so already
+        if not isinstance(values, dict):
+            return {}
+        return {
+            name: [_MESSAGES["datetime"].format(label=self._labels[name])]
+            for name in self._date_times
+            if isinstance(values.get(name), str) and not _ISO_DATE.match(values[name])
+        }
 
     def _form_values(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
@@ -326,6 +399,10 @@ _MESSAGES = {
     "bool": "The {label} field must be true or false.",
     "date": "The {label} field must be a valid date (YYYY-MM-DD).",
     "datetime": "The {label} field must be a valid date-time (ISO 8601).",
+    "datetime_range": (
+        "The {label} field must be a date-time between 0001-01-01 and 9999-12-31 "
+        "in UTC."
+    ),
     "uuid": "The {label} field must be a valid UUID.",
     "email": "The {label} field must be a valid email address.",
     "url": "The {label} field must be a valid URL.",

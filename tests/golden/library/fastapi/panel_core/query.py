@@ -122,10 +122,17 @@ class ListQuery:
 
 
 def to_utc(value: datetime) -> datetime:
-    """An aware datetime in UTC; a naive one is taken to be UTC already."""
+    """An aware datetime in UTC; a naive one is taken to be UTC already.
+
+    ``ValueError`` when UTC falls outside years 1 to 9999
+    (``0001-01-01T00:00:00+01:00``): Python cannot hold it.
+    """
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("is out of range") from None
 
 
 def parse_value(field: Field, text: str) -> Any:
@@ -190,17 +197,21 @@ def parse_list_query(
     max_per_page: int,
     paging_modes: bool = False,
 ) -> ListQuery:
-    """Validate the list parameters of a request; unknown parameters are ignored.
+    """Validate the list parameters of a request; unknown parameters are ignored
+    (but ``filter=x`` or ``filter[x][$ne]=…`` is refused: it would not filter).
 
     ``paging_modes`` reads ``total`` and ``cursor`` (the JSON list does; pages and
     exports ignore both).
     """
     values: dict[str, str] = {}
     filters: dict[str, str] = {}
+    malformed: list[str] = []  # filter=x, filter[x][$ne]=…: refused, not ignored
     for name, value in params:
         match = _FILTER.fullmatch(name)
         if match:
             filters[match.group(1)] = value
+        elif name == "filter" or name.startswith("filter["):
+            malformed.append(name)
         else:
             values[name] = value
     errors: dict[str, list[str]] = {}
@@ -210,6 +221,9 @@ def parse_list_query(
     )
     sort = _parse_sort(resource, values.get("sort") or resource.default_sort, errors)
     parsed_filters = _parse_filters(resource, filters, errors)
+    for name in malformed:
+        message = f"The {name} parameter is not a filter: use filter[field]=value."
+        errors[name] = [message]
     search = values.get("search") or None
     if search is not None and "\x00" in search:
         errors["search"] = ["The search term must not contain NUL characters."]

@@ -51,7 +51,7 @@ SESSION_PANEL = {
     ],
     "auth": {
         "middleware": "panel.auth.SessionAuthentication",
-        "pipelines": ["panel.login.SessionLogin"],
+        "pipelines": ["panel.throttle.LoginThrottle", "panel.login.SessionLogin"],
     },
 }
 JWT_PANEL = {

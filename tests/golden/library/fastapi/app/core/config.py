@@ -24,7 +24,10 @@ class AuthConfig(BaseModel):
     # The class the ``authenticated`` dependency asks who is logged in.
     middleware: str = "app.panel.auth.SessionAuthentication"
     # The steps ``POST /admin/authenticate`` runs, in order; each may answer or pass on.
-    pipelines: list[str] = ["app.panel.login.SessionLogin"]
+    pipelines: list[str] = [
+        "app.panel.throttle.LoginThrottle",
+        "app.panel.login.SessionLogin",
+    ]
 
 
 class PanelConfig(BaseModel):
@@ -41,7 +44,7 @@ class PanelConfig(BaseModel):
 # The two ways to log in (README "Sessions or JWT"); ``panel`` defaults to the
 # manifest's choice. Sessions: a signed cookie, CSRF tokens, the login page. JWT: no
 # middleware, every request carries ``Authorization: Bearer <token>`` from
-# ``POST /admin/authenticate``, failed logins throttled.
+# ``POST /admin/authenticate``. Failed logins are throttled in both.
 SESSION_PANEL = PanelConfig()
 JWT_PANEL = PanelConfig(
     middleware=[],

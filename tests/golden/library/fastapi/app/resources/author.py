@@ -17,6 +17,8 @@ class Author(Base):
     """A row of the ``authors`` table."""
 
     __tablename__ = "authors"
+    # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(120), index=True)

@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("website", sa.String(), nullable=True),
         sa.Column("born_on", sa.Date(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_authors")),
+        sqlite_autoincrement=True,
     )
     op.create_index(op.f("ix_authors_name"), "authors", ["name"])
     op.create_index(op.f("ix_authors_email"), "authors", ["email"])
@@ -56,6 +57,7 @@ def upgrade() -> None:
             name=op.f("fk_books_author_authors"),
             ondelete="SET NULL",
         ),
+        sqlite_autoincrement=True,
     )
     op.create_index(op.f("ix_books_title"), "books", ["title"])
     op.create_index(op.f("ix_books_isbn"), "books", ["isbn"])
@@ -76,6 +78,7 @@ def upgrade() -> None:
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("rating", sa.Integer(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_members")),
+        sqlite_autoincrement=True,
     )
     op.create_index(op.f("ix_members_email"), "members", ["email"])
     op.create_index(op.f("ix_members_token"), "members", ["token"])

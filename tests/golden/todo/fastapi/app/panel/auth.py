@@ -7,29 +7,37 @@ JSON clients get 401 ``{"message": "Unauthenticated."}``, pages a 303 to the log
 
 ``SessionAuthentication`` reads the user id from the session. The session also keeps a
 fingerprint of the user's password hash, so changing the password, deactivating or
-deleting the user ends every session of theirs.
+deleting the user ends every session of theirs. Each login's session has an id;
+logging out lists it in ``panel_revoked_tokens`` (shared by every worker), so a copy
+of the cookie kept from before the logout is refused too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from fastapi import Request
-from sqlalchemy import Select
+from sqlalchemy import Engine, Select
 from starlette.concurrency import run_in_threadpool
 
+from app.core.auth_state import NOT_REVOKED, revoke_token
 from app.core.config import Settings
 from app.core.db import LoopReader
-from app.core.users import BY_ID, User, get_user, read_user
+from app.core.users import BY_ID, User, get_user, read_user, user_query
 
 from .errors import Unauthenticated
 from .sessions import renew_session
 
 USER_KEY = "_user"
 _HASH_KEY = "_auth_hash"
+_SESSION_ID = "_sid"
+# The session's user, unless the session was logged out: one query, rendered once.
+_SESSION_USER = user_query(NOT_REVOKED)
 
 
 class Authentication(Protocol):
@@ -93,7 +101,11 @@ def _fingerprint(request: Request, user: User) -> str:
 
 def login(request: Request, user: User) -> str:
     """Start a new session for ``user``; returns its CSRF token."""
-    values = {USER_KEY: user.id, _HASH_KEY: _fingerprint(request, user)}
+    values = {
+        USER_KEY: user.id,
+        _HASH_KEY: _fingerprint(request, user),
+        _SESSION_ID: secrets.token_urlsafe(24),
+    }
     return renew_session(request, values)
 
 
@@ -102,22 +114,32 @@ def logout(request: Request) -> None:
     renew_session(request, {})
 
 
+def revoked_id(session_id: str) -> str:
+    """The id a logged-out session has in ``panel_revoked_tokens``."""
+    return f"session:{session_id}"
+
+
 class SessionAuthentication:
     """The user whose id the signed session cookie holds (the default)."""
 
     challenge: Mapping[str, str] = {}
 
     def __init__(self, settings: Settings) -> None:
-        del settings
+        self.lifetime = settings.session_lifetime
 
     async def authenticate(self, request: Request) -> User | None:
-        """The session's user, if still active and with the same password."""
+        """The session's user, if still active, logged in and with the same password."""
         if "session" not in request.scope:
             raise RuntimeError("SessionAuthentication needs SessionMiddleware")
         user_id: Any = request.session.get(USER_KEY)
+        session_id: Any = request.session.get(_SESSION_ID)
         if not isinstance(user_id, int) or isinstance(user_id, bool):
             return None
-        user = await load_user(request, user_id)
+        if not isinstance(session_id, str):
+            logout(request)  # from before sessions had ids: log in again
+            return None
+        jti = revoked_id(session_id)
+        user = await load_user(request, user_id, _SESSION_USER, jti=jti)
         valid = (
             user is not None
             and user.is_active
@@ -131,5 +153,17 @@ class SessionAuthentication:
         return user
 
     async def logout(self, request: Request) -> None:
-        """End the session."""
+        """End the session, and refuse its cookie from now on (every worker)."""
+        session_id: Any = request.session.get(_SESSION_ID)
         logout(request)
+        if not isinstance(session_id, str):
+            return
+        now = int(time.time())
+        engine: Engine = request.app.state.engine
+        await run_in_threadpool(
+            revoke_token,
+            engine,
+            revoked_id(session_id),
+            expires_at=now + self.lifetime,
+            now=now,
+        )

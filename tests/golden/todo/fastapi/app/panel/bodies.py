@@ -4,23 +4,24 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from panel_core.inputs import Body, form_pairs
+from panel_core.inputs import Body, body_kind, form_pairs, has_body
 
-from .errors import PayloadTooLarge, UnsupportedMediaType
-
-_FORM = "application/x-www-form-urlencoded"
+from .errors import PayloadTooLarge
 
 
 async def read_body(request: Request, limit: int) -> Body:
-    """The body as raw JSON bytes or form pairs; refuses other types and big bodies."""
-    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media_type == _FORM:
-        return form_pairs(await _read_limited(request, limit))
-    if media_type in {"", "application/json"} or media_type.endswith("+json"):
-        return await _read_limited(request, limit)
-    raise UnsupportedMediaType(
-        "Send the body as application/json or application/x-www-form-urlencoded."
-    )
+    """The body as raw JSON bytes or form pairs; refuses other types and big bodies.
+
+    A request without a body (no ``Content-Length`` or 0, not chunked) is body-less
+    whatever its ``Content-Type``.
+    """
+    headers = request.headers
+    present = has_body(headers.get("content-length"), headers.get("transfer-encoding"))
+    kind = body_kind(headers.get("content-type"), has_body=present)
+    if kind == "none":
+        return b""
+    raw = await _read_limited(request, limit)
+    return form_pairs(raw) if kind == "form" else raw
 
 
 async def read_raw(request: Request, limit: int) -> bytes:

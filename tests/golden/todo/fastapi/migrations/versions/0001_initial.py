@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("done", sa.Boolean(), nullable=False),
         sa.Column("due_on", sa.Date(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tasks")),
+        sqlite_autoincrement=True,
     )
     op.create_index(op.f("ix_tasks_title"), "tasks", ["title"])
     op.create_index(op.f("ix_tasks_done"), "tasks", ["done"])

@@ -167,6 +167,24 @@ def test_logout_ends_the_session(client: TestClient) -> None:
     assert client.get(CRUD).status_code == 401
 
 
+def test_a_session_cookie_replayed_after_logout_is_refused(
+    app: FastAPI, client: TestClient
+) -> None:
+    kept = dict(client.cookies)
+    assert client.get(CRUD).status_code == 200
+    assert client.post("/admin/logout").status_code == 200
+    with TestClient(app, headers={"Accept": "application/json"}) as replay:
+        replay.cookies.update(kept)
+        response = replay.get(CRUD)
+        assert response.status_code == 401
+        assert response.json() == {"message": "Unauthenticated."}
+        page = replay.get(
+            INDEX_PAGE, headers={"Accept": "text/html"}, follow_redirects=False
+        )
+        assert page.status_code == 303, page.text
+        assert page.headers["location"].startswith("/admin/login")
+
+
 def test_a_deactivated_user_is_logged_out(
     app: FastAPI, client: TestClient, user: User
 ) -> None:

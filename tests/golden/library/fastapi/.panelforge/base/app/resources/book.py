@@ -27,6 +27,8 @@ class Book(Base):
     """A row of the ``books`` table."""
 
     __tablename__ = "books"
+    # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     title: Mapped[str] = mapped_column(sa.String(200), index=True)

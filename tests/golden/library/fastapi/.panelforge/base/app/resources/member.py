@@ -18,6 +18,8 @@ class Member(Base):
     """A row of the ``members`` table."""
 
     __tablename__ = "members"
+    # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     email: Mapped[str] = mapped_column(sa.String, index=True)

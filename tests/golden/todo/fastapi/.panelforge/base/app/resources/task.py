@@ -17,6 +17,8 @@ class Task(Base):
     """A row of the ``tasks`` table."""
 
     __tablename__ = "tasks"
+    # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     title: Mapped[str] = mapped_column(sa.String(120), index=True)
