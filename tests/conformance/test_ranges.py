@@ -10,13 +10,23 @@ import pytest
 
 from generator.model import ir
 
-from .conftest import sqlite_params
+from .conftest import EXAMPLE_IDS, MANIFESTS, _params
 from .support import Deployment, crud
 
 OUT_OF_RANGE = ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00")
+# The examples with a date-time field: the others have nothing to send here.
+WITH_DATE_TIMES = [
+    example
+    for example in EXAMPLE_IDS
+    if any(
+        field.format == "date-time"
+        for resource in MANIFESTS[example].resources
+        for field in resource.fields
+    )
+]
 
 
-@pytest.fixture(params=sqlite_params())
+@pytest.fixture(params=_params(WITH_DATE_TIMES, ["sqlite"]))
 def sqlite_deployment(request: pytest.FixtureRequest, fleet) -> Deployment:
     return fleet.get(*request.param)
 
@@ -32,8 +42,7 @@ def _date_times(deployment: Deployment) -> list[tuple[ir.Resource, ir.Field]]:
 
 def test_date_times_out_of_range_are_422(sqlite_deployment: Deployment) -> None:
     cases = _date_times(sqlite_deployment)
-    if not cases:
-        pytest.skip("no date-time field in this example")
+    assert cases
     with sqlite_deployment.api() as api:
         for resource, found in cases:
             record = api.create(resource)
@@ -61,8 +70,7 @@ def test_date_times_out_of_range_are_422(sqlite_deployment: Deployment) -> None:
 
 def test_a_unix_time_is_not_a_date_time(sqlite_deployment: Deployment) -> None:
     cases = _date_times(sqlite_deployment)
-    if not cases:
-        pytest.skip("no date-time field in this example")
+    assert cases
     with sqlite_deployment.api() as api:
         for resource, found in cases:
             body = {**api.payload(resource, 2), found.name: "1704103200"}
