@@ -21,12 +21,13 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.middleware.csrf import CSRF_SESSION_KEY, get_token
 from django.test import Client
 
+from panel.users import create_user
+from panel_core.abilities import ADMIN
 from tests.gadget_parts import CURSOR_NAMES, ListClient
 
 EMAIL = "ada@example.com"
@@ -42,12 +43,8 @@ def jwt_mode() -> bool:
 
 @pytest.fixture
 def user(db: None) -> AbstractBaseUser:
-    """A panel user: username and e-mail EMAIL, password PASSWORD."""
-    users: Any = get_user_model()._default_manager
-    created: AbstractBaseUser = users.create_user(
-        username=EMAIL, email=EMAIL, password=PASSWORD
-    )
-    return created
+    """A panel user, ``admin``: username and e-mail EMAIL, password PASSWORD."""
+    return create_user(email=EMAIL, password=PASSWORD, role=ADMIN)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from django.test import Client
 
 from panel import registry, site
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from panel_core.current import current_route
 from panel_core.pages import FormPage, Page
 from panel_core.resource import Resource
@@ -114,10 +115,14 @@ def gadget_table(blocker: Any) -> Iterator[None]:
         editor.delete_model(Gadget)
 
 
-def serve_gadgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Serve ``GadgetResource`` and ``ReportPage`` alone, for one test (a fixture)."""
-    monkeypatch.setattr("app.resources.RESOURCES", (GadgetResource,))
-    monkeypatch.setattr(site, "RESOURCES", (GadgetResource,))
+def serve_gadgets(
+    monkeypatch: pytest.MonkeyPatch,
+    resources: tuple[type[Resource], ...] = (GadgetResource,),
+) -> Iterator[None]:
+    """Serve ``GadgetResource`` (or ``resources``) and ``ReportPage`` alone, for one
+    test (a fixture)."""
+    monkeypatch.setattr("app.resources.RESOURCES", resources)
+    monkeypatch.setattr(site, "RESOURCES", resources)
     monkeypatch.setattr(site, "PAGES", (ReportPage,))
     _forget_resources()
     yield
@@ -137,7 +142,7 @@ def json_client(*, csrf: bool = True) -> Client:
 
     ``csrf=False`` sends no token: Django's CSRF checks apply to this client either way.
     """
-    create_user(email=EMAIL, password=PASSWORD, name="Ada")
+    create_user(email=EMAIL, password=PASSWORD, name="Ada", role=ADMIN)
     client = Client(enforce_csrf_checks=True, headers=JSON)
     body = {"username": EMAIL, "password": PASSWORD}
     response = client.post("/admin/authenticate", body, content_type="application/json")

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from panel.passwords import verify_password
 from panel.users import check_credentials, create_user, find_user
+from panel_core.abilities import ADMIN
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +86,7 @@ def test_hashes_are_argon2id_at_owasp_cost() -> None:
 
 
 def test_a_weaker_hash_is_replaced_at_login(settings: Any) -> None:
-    user = create_user(email="ada@example.com", password="long enough")
+    user = create_user(email="ada@example.com", password="long enough", role=ADMIN)
     weaker = "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     user.password = make_password("long enough", hasher="pbkdf2_sha256")
     user.save()
@@ -96,7 +97,7 @@ def test_a_weaker_hash_is_replaced_at_login(settings: Any) -> None:
 
 
 def test_inactive_users_cannot_log_in() -> None:
-    user = create_user(email="ada@example.com", password="long enough")
+    user = create_user(email="ada@example.com", password="long enough", role=ADMIN)
     user.is_active = False
     user.save()
     assert check_credentials("ada@example.com", "long enough") is None
