@@ -6,7 +6,8 @@ The database is pytest-django's: a test database migrated from ``app/migrations`
 are: in session mode with the session's CSRF token in ``X-CSRF-Token`` (and CSRF
 checks enforced), in JWT mode with the bearer token ``POST /admin/authenticate``
 gives. ``samples`` holds a valid create body per resource (``tests/samples.json``);
-``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``);
+``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``),
+``part_db_table`` adds the table of its parts (``tests.customising``);
 ``seven_gadgets`` adds seven records and a JSON client of them.
 Set ``DATABASE_URL`` to a PostgreSQL server to run the tests there (pytest-django
 creates and drops a ``test_<name>`` database beside the one named).
@@ -64,6 +65,14 @@ def gadget_db_table(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     from tests.gadgets import gadget_table  # a model: import once Django is set up
 
     yield from gadget_table(django_db_blocker)
+
+
+@pytest.fixture(scope="module")
+def part_db_table(gadget_db_table: None, django_db_blocker: Any) -> Iterator[None]:
+    """The table of the gadgets' parts (``tests.customising``), for a module."""
+    from tests.customising import part_table  # a model: import once Django is set up
+
+    yield from part_table(django_db_blocker)
 
 
 @pytest.fixture
