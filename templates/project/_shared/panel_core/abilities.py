@@ -78,3 +78,48 @@ def role_of(user: Any) -> str | None:
     role: str | None = getattr(user, "role", None)
     return role
 
+
+
+class UnguardedRoute(LookupError):
+    """A resource route that no ability covers: refused rather than left open."""
+
+
+_BY_ROUTE = {
+    "crud.index": VIEW_ANY,
+    "crud.show": VIEW,
+    "crud.store": CREATE,
+    "crud.update": UPDATE,
+    "crud.destroy": DELETE,
+    "crud.massDelete": MASS_DELETE,
+    "component": VIEW_ANY,
+}
+# ``resource.page`` by page and whether a record is named.
+_BY_PAGE = {
+    ("form-page", False): CREATE,
+    ("form-page", True): UPDATE,
+    ("detail-page", True): VIEW,
+}
+_BY_HANDLER = {"export": EXPORT, "import": IMPORT}
+
+
+def required_ability(
+    route: str, params: Mapping[str, Any], query: Mapping[str, str]
+) -> str | None:
+    """The ability a request of ``route`` needs on its resource (``None``: no resource).
+
+    Every route naming a resource (``{resourceUri}``) needs one; a route this table
+    does not know is ``UnguardedRoute``, so a new route cannot skip ``can()``.
+    """
+    if not params.get("resourceUri"):
+        return None
+    if route in _BY_ROUTE:
+        return _BY_ROUTE[route]
+    if route == "resource.page":
+        page = (params.get("pageUri", ""), "resourceItem" in params)
+        return _BY_PAGE.get(page, VIEW_ANY)
+    if route == "handler":
+        name = params.get("handlerUri") or query.get("handlerUri", "")
+        return _BY_HANDLER.get(name, VIEW_ANY)
+    if route == "method":
+        return query.get("method", "") or VIEW_ANY
+    raise UnguardedRoute(f"route {route!r} names a resource but needs no ability")
