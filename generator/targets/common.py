@@ -146,12 +146,16 @@ def registry_context(project: ir.Project) -> dict[str, Any]:
 
 
 def roles_context(project: ir.Project) -> dict[str, Any]:
-    """Context of ``app/roles.py``: each declared role's grants, in manifest order."""
-    roles = {role.name: dict(role.grants) for role in project.roles}
+    """Context of ``app/roles.py``: each declared role's grants, in manifest order,
+    one role a line (or more, as black lays it out)."""
+    roles = [
+        laid_out(dict(r.grants), indent=1, prefix=f"{literal(r.name)}: ", suffix=",")
+        for r in project.roles
+    ]
     return {
         "header": header_lines(project, instead="Edit the manifest's roles instead."),
-        "roles": laid_out(
-            roles, indent=0, prefix="ROLES: dict[str, dict[str, tuple[str, ...]]] = "
+        "roles": exploded(
+            "ROLES: dict[str, dict[str, tuple[str, ...]]] = {", roles, "}", indent=0
         ),
     }
 
