@@ -15,6 +15,7 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,7 @@ def test_a_failing_hook_undoes_the_write(clinic: Clinic) -> None:
         assert response.status_code == 500
         assert response.json() == {"message": "Server Error"}
         assert ["after_created", "Explode", ADMIN] in clinic.events()
+    with clinic.api() as api:  # the server closes a connection after a 500
         found = api.get(crud(PATIENT), params={"search": "Explode"}).json()
         assert found["data"] == []
 
@@ -205,7 +207,7 @@ def test_a_readonly_field_is_shown_but_never_written(clinic: Clinic) -> None:
         form = api.get(page(PATIENT, "form-page"), headers=HTML).text
         assert 'name="edited_by"' not in form
         listed = api.get(page(PATIENT, "index-page"), headers=HTML).text
-        assert "Edited by" in listed and "Notes" not in listed  # list: […]
+        assert ">Edited by</a>" in listed and ">Notes</a>" not in listed  # list
 
 
 # --- scope ----------------------------------------------------------------------------
@@ -397,6 +399,7 @@ def _kernel_routes() -> Any:
     spec = importlib.util.spec_from_file_location("kernel_routes", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module.ROUTES
 
