@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from .errors import GeneratorError
 from .regen.changes import STATUSES
@@ -21,6 +21,7 @@ from .regen.changes import STATUSES
 if TYPE_CHECKING:
     from .model import ir
     from .regen.changes import Update
+    from .regen.drift import CheckReport, Drift
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -109,6 +110,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     report = check(
         args.manifest,
         args.output,
+        strict=args.strict,
         use_cache=not args.no_cache,
         progress=_progress_printer(args.quiet),
     )
@@ -118,22 +120,42 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if report.ok:
         if not args.quiet:
             print(f"{args.output}: up to date with {name}")
+            _print_drift(report.edits, sys.stdout)
         return EXIT_OK
-    count = len(report.drift)
+    if not args.quiet:
+        _print_drift(report.edits, sys.stdout)
+    count = len(report.problems)
     noun = "file" if count == 1 else "files"
     print(
         f"error: '{args.output}' has drifted from {name} ({count} {noun}):",
         file=sys.stderr,
     )
-    for drift in report.drift:
-        note = f" ({drift.note})" if drift.note else ""
-        print(f"  {drift.kind:<9} {drift.path}{note}", file=sys.stderr)
-    print(
-        f"hint: 'panelforge generate MANIFEST -o {args.output}' brings it up to date; "
-        "move edits of generated files to app/hooks/",
-        file=sys.stderr,
-    )
+    _print_drift(report.problems, sys.stderr)
+    print(f"hint: {_check_hint(report, args.output)}", file=sys.stderr)
     return EXIT_USER
+
+
+def _print_drift(drift: Sequence[Drift], stream: TextIO) -> None:
+    for item in drift:
+        note = f" ({item.note})" if item.note else ""
+        print(f"  {item.kind:<9} {item.path}{note}", file=stream)
+
+
+def _check_hint(report: CheckReport, dest: Path) -> str:
+    kinds = {d.kind for d in report.problems}
+    hints = []
+    if "conflict" in kinds:
+        hints.append("resolve the conflicts ('<<<<<<< yours' … '>>>>>>> generated')")
+    if kinds & {"missing", "outdated", "extra"}:
+        hints.append(f"'panelforge generate MANIFEST -o {dest}' brings it up to date")
+    if "invalid" in kinds:
+        hints.append("correct your edits of the spec, or remove them")
+    if "modified" in kinds:
+        hints.append(
+            "move edits of generated files to app/hooks/, or check without --strict "
+            "(edits that regenerating keeps pass)"
+        )
+    return "; ".join(hints)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -216,10 +238,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     chk = commands.add_parser(
         "check",
-        help="check that a project is what its manifest generates (for CI)",
+        help="check that a project is up to date with its manifest (for CI)",
         description=(
-            "Exit 0 when DEST is what MANIFEST generates (edits in app/hooks/ "
-            "allowed), else 1 with the files that drifted. Writes nothing."
+            "Exit 0 when regenerating DEST from MANIFEST would change nothing: edits "
+            "of generated files that regenerating keeps are listed, not failures. "
+            "Exit 1 with the files that drifted when the manifest (or panelforge) "
+            "moved on, a file is missing, conflict markers are left, or an edited "
+            "spec does not validate. Writes nothing."
         ),
     )
     chk.add_argument(
@@ -235,6 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="DEST",
         help="the generated project",
+    )
+    chk.add_argument(
+        "--strict",
+        action="store_true",
+        help="also fail on any edit of a generated file (DEST must be exactly "
+        "what MANIFEST generates; edits in app/hooks/ allowed)",
     )
     chk.add_argument(
         "--no-cache", action="store_true", help="do not use the formatter cache"

@@ -140,10 +140,13 @@ def check(
     manifest: Path | None,
     dest: Path,
     *,
+    strict: bool = False,
     use_cache: bool = True,
     progress: Progress = quiet,
 ) -> CheckReport:
-    """Compare ``dest`` with what ``manifest`` generates; writes nothing.
+    """Whether regenerating ``dest`` from ``manifest`` would change nothing; writes
+    nothing. Edits of generated files that regenerating keeps are reported, not
+    failures, unless ``strict``.
 
     ``manifest`` defaults to the copy ``dest`` recorded (``.panelforge/manifest.yaml``).
     """
@@ -163,7 +166,7 @@ def check(
     project, source = _load(manifest, dest, run)
     project, warnings = pin_identity(project, state)
     output = regenerated_output(project, state, dest, run)
-    report = check_in_place(project, source, dest, state, output)
+    report = check_in_place(project, source, dest, state, output, strict=strict)
     notes = (*warnings, *workflow_notes(dest))
     return replace(report, notes=notes)
 

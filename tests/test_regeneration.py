@@ -182,10 +182,12 @@ def test_template_upgrades_reach_the_skeleton_and_keep_edits(
     report = commands.check(TODO, project)
     assert {(d.path, d.kind) for d in report.drift} == {
         (".panelforge/", "outdated"),
-        ("app/main.py", "modified"),
+        ("app/main.py", "outdated"),
         ("app/new_module.py", "missing"),
         ("pyproject.toml", "outdated"),
     }
+    strict = commands.check(TODO, project, strict=True)
+    assert ("app/main.py", "modified") in {(d.path, d.kind) for d in strict.drift}
     update = commands.generate(TODO, project)
     assert {(c.path, c.status) for c in update.reported} == {
         ("app/main.py", "updated"),
@@ -224,7 +226,9 @@ def test_help_names_the_new_options(command: str) -> None:
     result = run_panelforge(command, "--help")
     assert result.returncode == 0
     expected = (
-        ["--dry-run", "--diff"] if command == "generate" else ["MANIFEST", "-o DEST"]
+        ["--dry-run", "--diff"]
+        if command == "generate"
+        else ["MANIFEST", "-o DEST", "--strict"]
     )
     for option in expected:
         assert option in result.stdout

@@ -26,6 +26,9 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
         resources=tuple(build_resource(name, spec) for name, spec in resources.items()),
         auth=ir.Auth(**manifest.get("auth", {})),
         docs=ir.Docs(**manifest.get("docs", {})),
+        roles=tuple(
+            build_role(name, grants) for name, grants in _items(manifest, "roles")
+        ),
         manifest_name=manifest_name,
         database=project.get("database", f"{project['name']}.db"),
         jwt_issuer=project.get("jwt_issuer", project["name"]),
@@ -61,6 +64,16 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         per_page=spec.get("per_page", 25),
         default_sort=spec.get("default_sort", "-" + key),
         renamed_from=spec.get("renamed_from"),
+        index_fields=tuple(spec.get("list", ())),
+        readonly_fields=tuple(spec.get("readonly", ())),
+    )
+
+
+def build_role(name: str, grants: dict[str, list[str]]) -> ir.Role:
+    """A declared role: its grants as written (``"*"`` or a resource, abilities)."""
+    return ir.Role(
+        name=name,
+        grants=tuple((where, tuple(abilities)) for where, abilities in grants.items()),
     )
 
 

@@ -4,7 +4,8 @@ Runs after :mod:`~generator.manifest.schema`, on values of the right shape (reje
 ones are INVALID and skipped), and collects every problem instead of stopping at the
 first: project-wide rules here, each resource's in
 :mod:`~generator.manifest.resourcechecks`, each field's in
-:mod:`~generator.manifest.fieldchecks`.
+:mod:`~generator.manifest.fieldchecks`, the roles' in
+:mod:`~generator.manifest.rolechecks`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .fieldvalues import field_type
 from .hints import shown
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
+from .rolechecks import role_issues
 from .yamlnodes import Document
 
 
@@ -29,6 +31,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         return []
     issues = list(_project_issues(document, root.get("project")))
     resources = root.get("resources")
+    issues += role_issues(document, root.get("roles"), resources)
     if not isinstance(resources, dict):
         return issues
     key_types = {name: _key_type(spec) for name, spec in resources.items()}

@@ -12,6 +12,7 @@ import re
 import sys
 
 from ..model import naming
+from ..model.ir import ABILITIES
 from .hints import shown
 
 Problem = tuple[str, str | None]
@@ -55,9 +56,19 @@ RESERVED_PROJECTS = frozenset(
     " sqlalchemy pydantic pydantic_settings starlette uvicorn jinja2 httpx pytest"
     " jwt".split()
 )
+# What customises a resource, in the hook class or from the manifest: its name,
+# fields per context, authorization, query scope and lifecycle hooks. The runtime
+# gives them to every resource.
+CUSTOMISATION_NAMES = frozenset(
+    (
+        "name index_fields form_fields detail_fields readonly_fields can scope"
+        " before_creating after_created before_updating after_updated"
+        " before_deleting after_deleted before_mass_deleting after_mass_deleted"
+    ).split()
+)
 # What every resource class has from the panel kernel (``Resource`` and its URL
-# helpers): an async method of that name would replace it.
-RESERVED_METHODS = frozenset(
+# helpers) and the customisation names: an async method of that name would replace it.
+RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
     (
         "uri title model fields search query_tags methods per_page max_per_page"
         " default_sort key_field field_map writable_fields readable_fields"
@@ -107,6 +118,9 @@ def method_problem(name: str) -> Problem | None:
         return problem
     if name in RESERVED_METHODS:
         message = f"{shown(name)} is a name every resource already has"
+        return message + "; please choose another name", None
+    if name in ABILITIES:
+        message = f"{shown(name)} is an ability every resource has (roles grant it)"
         return message + "; please choose another name", None
     return None
 

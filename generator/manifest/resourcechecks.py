@@ -1,8 +1,8 @@
 """Semantic checks of one resource: its name, key, fields and what refers to them.
 
-``required``, ``search``, ``default_sort``, ``query_tags`` and the key name fields; each
-reference is resolved against the declared fields (plus the implicit ``id`` key) and
-reported with a "did you mean" when it misses.
+``required``, ``search``, ``list``, ``readonly``, ``default_sort``, ``query_tags`` and
+the key name fields; each reference is resolved against the declared fields (plus the
+implicit ``id`` key) and reported with a "did you mean" when it misses.
 """
 
 from __future__ import annotations
@@ -204,6 +204,37 @@ def _required_issues(resource: _Resource) -> Iterator[Issue]:
             yield resource.issue(("required", index), message, "M029", "remove it")
 
 
+def _field_list_issues(resource: _Resource) -> Iterator[Issue]:
+    """``list`` and ``readonly`` name fields; a listed password is never shown, and a
+    field no request may set cannot be one every create must set."""
+    for key in ("list", "readonly"):
+        for index, name in _strings(resource.spec.get(key)):
+            error, spec = resource.lookup((key, index), name)
+            if error:
+                yield error
+            elif field_type(spec) is None:
+                continue
+            elif key == "list" and spec.get("format") == "password":
+                message = f"'{name}' is a password field, which is never shown"
+                yield resource.issue((key, index), message, "M030", "remove it")
+            elif key == "readonly" and _needs_a_request(resource, name, spec):
+                message = (
+                    f"'{name}' is required without a default, so making it read-only "
+                    "means no record could ever be created"
+                )
+                hint = "give it a default, or remove it from 'required' or 'readonly'"
+                yield resource.issue((key, index), message, "M027", hint)
+
+
+def _needs_a_request(resource: _Resource, name: str, spec: dict[str, Any]) -> bool:
+    """Whether every create request must give field ``name`` a value."""
+    if "default" in spec:
+        return False
+    if name == resource.key:
+        return _key_kind(resource) == "string"
+    return name in resource.required
+
+
 def _search_issues(resource: _Resource) -> Iterator[Issue]:
     for index, name in _strings(resource.spec.get("search")):
         error, spec = resource.lookup(("search", index), name)
@@ -292,6 +323,7 @@ _RESOURCE_RULES = (
     _renamed_issues,
     _required_issues,
     _search_issues,
+    _field_list_issues,
     _sort_issues,
     _table_issues,
     _method_issues,

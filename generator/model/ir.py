@@ -16,6 +16,20 @@ Framework = Literal["fastapi", "django"]
 # Formats a string field may carry. "text" is a long string (a textarea in forms).
 STRING_FORMATS = ("date", "date-time", "email", "uri", "uuid", "password", "text")
 
+# What a role may be granted on a resource, besides the names of its async methods.
+ABILITIES = (
+    "view_any",
+    "view",
+    "create",
+    "update",
+    "delete",
+    "mass_delete",
+    "export",
+    "import",
+)
+ADMIN_ROLE = "admin"  # built in: may do everything; never declared
+ALL_RESOURCES = "*"  # a role's grants on every resource
+
 
 class _Missing:
     """Marks a field without a default (``None`` is a legitimate default)."""
@@ -105,6 +119,8 @@ class Resource:
     per_page: int = 25
     default_sort: str = "-id"
     renamed_from: str | None = None  # the resource's name before a rename
+    index_fields: tuple[str, ...] = ()  # the list's columns (manifest ``list``)
+    readonly_fields: tuple[str, ...] = ()  # never set by a request (``readonly``)
 
     @property
     def key_field(self) -> Field:
@@ -114,6 +130,15 @@ class Resource:
     def field(self, name: str) -> Field:
         """Return the field called ``name``."""
         return next(f for f in self.fields if f.name == name)
+
+
+@dataclass(frozen=True)
+class Role:
+    """A role users may carry: its abilities on every resource and on named ones."""
+
+    name: str  # "editor"
+    # (ALL_RESOURCES or a resource name, abilities), in manifest order
+    grants: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +170,7 @@ class Project:
     resources: tuple[Resource, ...]
     auth: Auth = field(default_factory=Auth)
     docs: Docs = field(default_factory=Docs)
+    roles: tuple[Role, ...] = ()  # declared roles (``admin`` is built in, never here)
     manifest_name: str = "manifest.yaml"  # file name only, for headers; never a path
     # Identity: where the data lives and who signs tokens. Resolved when the manifest
     # is loaded (``project.database``, ``project.jwt_issuer``, or derived from the

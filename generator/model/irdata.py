@@ -24,6 +24,10 @@ def project_to_data(project: ir.Project) -> dict[str, Any]:
         "auth": asdict(project.auth),
         "docs": asdict(project.docs),
         "resources": [_resource_to_data(r) for r in project.resources],
+        "roles": [
+            {"name": r.name, "grants": [[w, list(a)] for w, a in r.grants]}
+            for r in project.roles
+        ],
     }
 
 
@@ -40,6 +44,11 @@ def project_from_data(data: dict[str, Any]) -> ir.Project:
         auth=ir.Auth(**data["auth"]),
         docs=ir.Docs(**data["docs"]),
         resources=tuple(_resource_from_data(r) for r in data["resources"]),
+        # Recorded before roles were: none.
+        roles=tuple(
+            ir.Role(r["name"], tuple((w, tuple(a)) for w, a in r["grants"]))
+            for r in data.get("roles", ())
+        ),
     )
 
 
@@ -64,6 +73,9 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     )
     values["search"] = tuple(data["search"])
     values["methods"] = tuple(data["methods"])
+    # Recorded before field lists were: none.
+    values["index_fields"] = tuple(data.get("index_fields", ()))
+    values["readonly_fields"] = tuple(data.get("readonly_fields", ()))
     return ir.Resource(**values)
 
 

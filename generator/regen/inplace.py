@@ -25,7 +25,7 @@ from .changes import (
     merge_bases,
     next_state,
 )
-from .drift import CheckReport, find_drift
+from .drift import CheckReport, Drift, find_drift, spec_drift
 from .merge import has_conflict_markers
 from .state import MERGED_OWNERS, STATE_DIR, State, generator_version, read_base
 
@@ -94,9 +94,19 @@ def update_in_place(
 
 
 def check_in_place(
-    project: ir.Project, source: bytes, dest: Path, state: State, output: Output
+    project: ir.Project,
+    source: bytes,
+    dest: Path,
+    state: State,
+    output: Output,
+    *,
+    strict: bool = False,
 ) -> CheckReport:
-    """Whether ``dest`` is ``output`` (extension points aside)."""
+    """Whether regenerating ``dest`` into ``output`` would change nothing.
+
+    ``strict``: whether ``dest`` is ``output`` (extension points aside), edits of
+    generated files failing too.
+    """
     internal = _state_changes(project, source, dest, state, output)
     current = _current(dest, output, state)
     drift = find_drift(
@@ -105,5 +115,11 @@ def check_in_place(
         current,
         merge_bases(state, read_base(dest, state), current),
         internal=internal,
+        strict=strict,
     )
-    return CheckReport(project, tuple(drift))
+    drift += spec_drift(project, output, current)
+    return CheckReport(project, tuple(sorted(drift, key=_by_path)), strict=strict)
+
+
+def _by_path(drift: Drift) -> tuple[str, str]:
+    return drift.path, drift.kind

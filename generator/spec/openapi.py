@@ -83,9 +83,12 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         for t in resource.query_tags
     )
     body_module = f"{KERNEL_PACKAGE}.generated"
-    body = {
+    # What the generated declaration says, attribute for attribute: the kernel derives
+    # the rest (``readonly_fields`` makes fields read-only) as it does in the project.
+    body: dict[str, Any] = {
         "__module__": body_module,
         "uri": resource.uri,
+        "name": resource.name,
         "title": resource.title,
         # Only its name is read: it names the record schemas, as the ORM class does.
         "model": type(resource.model_name, (), {"__module__": body_module}),
@@ -98,6 +101,10 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         "per_page": resource.per_page,
         "default_sort": resource.default_sort,
     }
+    if resource.index_fields:
+        body["index_fields"] = resource.index_fields
+    if resource.readonly_fields:
+        body["readonly_fields"] = resource.readonly_fields
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

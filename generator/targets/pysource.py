@@ -82,6 +82,30 @@ def tuple_assignment(name: str, items: Sequence[str], *, indent: int) -> str:
     return exploded(f"{name} = (", items, ")", indent=indent)
 
 
+def laid_out(value: Any, *, indent: int, prefix: str = "", suffix: str = "") -> str:
+    """``prefix + value + suffix``, a literal of nested dicts, tuples and lists, laid
+    out as black lays it out at ``indent``.
+
+    One line when it fits; else the collection exploded, one item per line with a
+    trailing comma, each item laid out the same way one level deeper. As with
+    :func:`call`, the first line carries no indentation.
+    """
+    pad = INDENT * indent
+    one_line = f"{prefix}{literal(value)}{suffix}"
+    brackets = {dict: "{}", tuple: "()", list: "[]"}.get(type(value))
+    if brackets is None or not value or len(pad + one_line) <= LINE_LENGTH:
+        return one_line
+    if isinstance(value, dict):
+        items = [
+            laid_out(v, indent=indent + 1, prefix=f"{literal(k)}: ", suffix=",")
+            for k, v in value.items()
+        ]
+    else:
+        items = [laid_out(v, indent=indent + 1, suffix=",") for v in value]
+    lines = "".join(f"{pad}{INDENT}{item}\n" for item in items)
+    return f"{prefix}{brackets[0]}\n{lines}{pad}{brackets[1]}{suffix}"
+
+
 def comment_lines(text: str) -> list[str]:
     """``# text`` wrapped at the line length (ruff's E501 counts comments too)."""
     lines: list[str] = []

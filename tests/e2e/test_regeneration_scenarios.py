@@ -234,7 +234,9 @@ def test_both_sides_changing_a_line_leaves_markers_and_exits_1(
     assert "All books" in (project / "resources" / "oag.yaml").read_text()
     check = run_panelforge("check", str(manifest(tmp_path, new)), "-o", str(project))
     assert check.returncode == 1
-    assert "modified  app/resources/book.py (conflict markers)" in check.stderr
+    assert (
+        "  conflict  app/resources/book.py (conflict markers: resolve them)"
+    ) in check.stderr
 
 
 # --- (c) ------------------------------------------------------------------------------
@@ -423,7 +425,7 @@ def test_check_passes_fails_then_passes(project: Path, tmp_path: Path) -> None:
     stale = run_panelforge("check", str(source), "-o", str(project))
     assert stale.returncode == 1
     assert "has drifted from library.yaml" in stale.stderr
-    assert "  modified  app/resources/book.py" in stale.stderr
+    assert "  outdated  app/resources/book.py (regenerating changes it)" in stale.stderr
     assert (
         "  missing   migrations/versions/0002_add_books_subtitle.py "
         "(the tables changed since the last generation)"
@@ -434,11 +436,83 @@ def test_check_passes_fails_then_passes(project: Path, tmp_path: Path) -> None:
     # Edits in extension points are fine; elsewhere they are drift.
     edit(project / "app" / "hooks" / "book.py", '"""Book', '"""All the book')
     assert run_panelforge("check", str(source), "-o", str(project)).returncode == 0
+    # An edit of a generated file that regenerating keeps is information; --strict
+    # refuses it.
     edit(
         project / "app" / "main.py",
         '"""',
         '"""Edited. ',
     )
     edited_main = run_panelforge("check", str(source), "-o", str(project))
-    assert edited_main.returncode == 1
-    assert "  modified  app/main.py" in edited_main.stderr
+    assert edited_main.returncode == 0, edited_main.stderr
+    assert "  edited    app/main.py" in edited_main.stdout
+    strict = run_panelforge("check", "--strict", str(source), "-o", str(project))
+    assert strict.returncode == 1
+    assert "  modified  app/main.py" in strict.stderr
+
+
+# --- (g) ------------------------------------------------------------------------------
+
+
+def test_check_answers_whether_regenerating_changes_anything(
+    project: Path, tmp_path: Path
+) -> None:
+    """The CI question (issue 13): merged edits pass, a manifest that moved on fails."""
+    source = manifest(tmp_path, LIBRARY)
+    module = project / "app" / "resources" / "book.py"
+    edit(module, "    per_page = 25\n", "    per_page = 25  # mine\n")
+    commit(project, "my edit of a generated file")
+
+    # Regenerating merges the edit with the generator's change...
+    source.write_text(edited((PAGES, PAGES + SUBTITLE)))
+    result = generate(source, project)
+    assert result.returncode == 0, result.stderr
+    assert "  merged    app/resources/book.py" in result.stdout
+    assert "per_page = 25  # mine" in module.read_text()
+    commit(project, "regenerated")
+
+    # ...after which the project is up to date, the kept edit listed.
+    check = run_panelforge("check", str(source), "-o", str(project))
+    assert check.returncode == 0, check.stderr
+    assert check.stdout == (
+        f"{project}: up to date with library.yaml\n"
+        "  edited    app/resources/book.py (your edit: regenerating keeps it)\n"
+    )
+    assert "error" not in check.stderr
+    # So is it against the manifest copy it records, as its CI checks.
+    assert run_panelforge("check", "-o", str(project)).returncode == 0
+
+    # The manifest moves on: out of date.
+    source.write_text(
+        edited((PAGES, PAGES + SUBTITLE), (BOOK_TITLE, "    title: All books\n"))
+    )
+    stale = run_panelforge("check", str(source), "-o", str(project))
+    assert stale.returncode == 1
+    assert "has drifted from library.yaml" in stale.stderr
+    assert "  outdated  app/resources/book.py (regenerating merges" in stale.stderr
+    assert "  outdated  .panelforge/ (the recorded state differs)" in stale.stderr
+    assert "brings it up to date" in stale.stderr
+
+    # Regenerated: up to date again.
+    assert generate(source, project, "--quiet").returncode == 0
+    again = run_panelforge("check", str(source), "-o", str(project))
+    assert again.returncode == 0, again.stderr
+    assert "  edited    app/resources/book.py" in again.stdout
+
+    # --strict keeps the old meaning: any edit of a generated file fails.
+    strict = run_panelforge("check", "--strict", str(source), "-o", str(project))
+    assert strict.returncode == 1
+    assert "  modified  app/resources/book.py\n" in strict.stderr
+    assert "move edits of generated files to app/hooks/" in strict.stderr
+
+    # A file missing, or conflict markers left, fail without --strict too.
+    (project / "app" / "roles.py").unlink()
+    missing = run_panelforge("check", str(source), "-o", str(project))
+    assert missing.returncode == 1
+    assert "  missing   app/roles.py" in missing.stderr
+    git(project, "checkout", "--", "app/roles.py")
+    hooks = project / "app" / "hooks" / "book.py"
+    hooks.write_text(hooks.read_text() + "<<<<<<< HEAD\n")
+    marked = run_panelforge("check", str(source), "-o", str(project))
+    assert marked.returncode == 1
+    assert "  conflict  app/hooks/book.py" in marked.stderr

@@ -282,6 +282,37 @@ RULES = {
         book(required=["title"], query_tags={"x": {"filter": {"title": None}}}),
         [("M031", f"{B}.query_tags.x.filter.title")],
     ),
+    "unknown list field": (book(list=["title", "nope"]), [("M022", f"{B}.list[1]")]),
+    "empty list": (book(list=[]), [("M017", f"{B}.list")]),
+    "twice listed": (book(list=["title", "title"]), [("M018", f"{B}.list[1]")]),
+    "list a password": (
+        book({"p": {"type": "string", "format": "password"}}, list=["p"]),
+        [("M030", f"{B}.list[0]")],
+    ),
+    "unknown readonly field": (
+        book(readonly=["nope"]),
+        [("M022", f"{B}.readonly[0]")],
+    ),
+    "twice read-only": (
+        book(readonly=["title", "title"]),
+        [("M018", f"{B}.readonly[1]")],
+    ),
+    "read-only and required without default": (
+        book(required=["title"], readonly=["title"]),
+        [("M027", f"{B}.readonly[0]")],
+    ),
+    "read-only supplied key": (
+        book({"code": {"type": "string"}}, key="code", readonly=["code"]),
+        [("M027", f"{B}.readonly[0]")],
+    ),
+    "method named as an ability": (
+        book(methods=["delete"]),
+        [("M023", f"{B}.methods[0]")],
+    ),
+    "method named as a hook": (
+        book(methods=["before_creating"]),
+        [("M023", f"{B}.methods[0]")],
+    ),
     "enum type": (
         book({"n": {"type": "integer", "enum": [1, "2"]}}),
         [("M032", f"{F}.n.enum[1]")],
@@ -327,6 +358,33 @@ TOP_RULES = {
     ),
     "docs route": ({"docs": {"route": "/oag.json"}}, [("M014", "docs.route")]),
     "unknown top key": ({"resource": {}}, [("M011", "resource")]),
+    "admin declared": (
+        {"roles": {"admin": {"*": ["view"]}}},
+        [("M034", "roles.admin")],
+    ),
+    "role name case": ({"roles": {"Editor": {}}}, [("M034", "roles.Editor")]),
+    "role name dash": ({"roles": {"front-desk": {}}}, [("M034", "roles.front-desk")]),
+    "role of an unknown resource": (
+        {"roles": {"viewer": {"Bok": ["view"]}}},
+        [("M034", "roles.viewer.Bok")],
+    ),
+    "unknown ability": (
+        {"roles": {"viewer": {"*": ["view", "veiw"]}}},
+        [("M034", 'roles.viewer."*"[1]')],
+    ),
+    "another resource's method": (
+        {"roles": {"viewer": {"Book": ["publish"]}}},
+        [("M034", "roles.viewer.Book[0]")],
+    ),
+    "abilities not a list": (
+        {"roles": {"viewer": {"*": "view"}}},
+        [("M010", 'roles.viewer."*"')],
+    ),
+    "role not a mapping": ({"roles": {"viewer": ["view"]}}, [("M010", "roles.viewer")]),
+    "ability twice": (
+        {"roles": {"viewer": {"*": ["view", "view"]}}},
+        [("M018", 'roles.viewer."*"[1]')],
+    ),
 }
 
 
@@ -334,6 +392,73 @@ TOP_RULES = {
 def test_top_level_rule(case: str) -> None:
     top, expected = TOP_RULES[case]
     assert found(issues_of(**top)) == expected
+
+
+def test_roles_grant_abilities_and_method_names() -> None:
+    resources = {
+        "Book": {"fields": {"t": {"type": "string"}}, "methods": ["publish"]},
+        "Author": {"fields": {"n": {"type": "string"}}, "methods": ["archive"]},
+    }
+    manifest = {
+        "project": {"name": "shop_admin"},
+        "roles": {
+            "editor": {"*": ["view_any", "view", "publish"], "Book": ["publish"]},
+            "clerk": {"Author": ["archive", "import", "export", "mass_delete"]},
+            "nobody": {},
+        },
+        "resources": resources,
+    }
+    project = parse_manifest(yaml.safe_dump(manifest, sort_keys=False), "m.yaml")
+    assert [(r.name, r.grants) for r in project.roles] == [
+        ("editor", (("*", ("view_any", "view", "publish")), ("Book", ("publish",)))),
+        ("clerk", (("Author", ("archive", "import", "export", "mass_delete")),)),
+        ("nobody", ()),
+    ]
+
+
+def test_role_problems_say_what_is_expected() -> None:
+    (admin,) = issues_of(roles={"admin": {"*": ["view"]}})
+    assert admin.message == (
+        "'admin' is built in (it may do everything), so it cannot be declared"
+    )
+    (resource,) = issues_of(roles={"viewer": {"Bok": ["view"]}})
+    assert resource.message == "refers to 'Bok', which is not a resource"
+    assert resource.hint == "did you mean 'Book'?"
+    (far,) = issues_of(roles={"viewer": {"Zebra": ["view"]}})
+    assert far.hint == "use '*' or one of 'Book'"
+    (ability,) = issues_of(roles={"viewer": {"Book": ["archive"]}})
+    assert ability.message == "'archive' is not an ability of 'Book'"
+    assert ability.hint == (
+        "abilities are 'view_any', 'view', 'create', 'update', 'delete' and 3 more"
+    )
+
+
+def test_field_lists_reach_the_resource() -> None:
+    fields = {"title": {"type": "string"}, "by": {"type": "string"}}
+    manifest = {
+        "project": {"name": "shop_admin"},
+        "resources": book(fields, list=["title", "id"], readonly=["by"]),
+    }
+    project = parse_manifest(yaml.safe_dump(manifest, sort_keys=False), "m.yaml")
+    (resource,) = project.resources
+    assert resource.index_fields == ("title", "id")
+    assert resource.readonly_fields == ("by",)
+    assert project.roles == ()
+
+
+def test_read_only_and_required_explains_why() -> None:
+    (issue,) = issues_of(book(required=["title"], readonly=["title"]))
+    assert issue.message == (
+        "'title' is required without a default, so making it read-only means no "
+        "record could ever be created"
+    )
+    assert issue.hint == "give it a default, or remove it from 'required' or 'readonly'"
+    fields = {"title": {"type": "string", "default": "untitled"}}
+    manifest = {
+        "project": {"name": "shop_admin"},
+        "resources": book(fields, required=["title"], readonly=["title"]),
+    }
+    parse_manifest(yaml.safe_dump(manifest, sort_keys=False), "m.yaml")
 
 
 def test_type_message_and_did_you_mean() -> None:

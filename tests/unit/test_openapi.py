@@ -400,7 +400,9 @@ def test_record_lists_every_readable_field_as_required(library: dict[str, Any]) 
         "minimum": INT64[0],
         "maximum": INT64[1],
         "title": "ID",
+        "readOnly": True,
     }
+    assert "readOnly" not in book["properties"]["title"]
     assert book["properties"]["title"]["type"] == "string"  # required: never null
     assert book["properties"]["summary"]["type"] == ["string", "null"]
     assert "additionalProperties" not in book
@@ -445,13 +447,21 @@ def test_store_answers_201_with_location_and_the_record(
 @pytest.mark.parametrize(
     ("method", "suffix", "codes"),
     [
-        ("get", "", ["200", "401", "406", "422"]),
-        ("post", "", ["201", "401", "406", "413", "415", "422"]),
-        ("delete", "", ["200", "401", "406", "409", "413", "415", "422"]),
-        ("get", "/{resourceItem}", ["200", "401", "404", "406"]),
-        ("put", "/{resourceItem}", ["200", "401", "404", "406", "413", "415", "422"]),
-        ("patch", "/{resourceItem}", ["200", "401", "404", "406", "413", "415", "422"]),
-        ("delete", "/{resourceItem}", ["200", "401", "404", "406", "409"]),
+        ("get", "", ["200", "401", "403", "406", "422"]),
+        ("post", "", ["201", "401", "403", "406", "413", "415", "422"]),
+        ("delete", "", ["200", "401", "403", "406", "409", "413", "415", "422"]),
+        ("get", "/{resourceItem}", ["200", "401", "403", "404", "406"]),
+        (
+            "put",
+            "/{resourceItem}",
+            ["200", "401", "403", "404", "406", "413", "415", "422"],
+        ),
+        (
+            "patch",
+            "/{resourceItem}",
+            ["200", "401", "403", "404", "406", "413", "415", "422"],
+        ),
+        ("delete", "/{resourceItem}", ["200", "401", "403", "404", "406", "409"]),
     ],
 )
 def test_documented_statuses(
@@ -603,22 +613,56 @@ def test_write_spec_writes_both_files_atomically(tmp_path: Path) -> None:
     ]
 
 
-def test_session_writes_document_the_csrf_refusal() -> None:
-    doc = build_spec(projects.library(jwt=False))
-    mismatch = doc["components"]["responses"]["CsrfTokenMismatch"]
-    assert resolve(doc, mismatch["content"]["application/json"]["schema"]) == (
-        schemas(doc)["Message"]
-    )
-    for _, method, op in operations(doc):
+UNAUTHORIZED = {"message": "This action is unauthorized."}
+
+
+@pytest.mark.parametrize("jwt", [False, True])
+def test_every_resource_operation_documents_the_role_refusal(jwt: bool) -> None:
+    doc = build_spec(projects.library(jwt=jwt))
+    forbidden = doc["components"]["responses"]["Forbidden"]
+    media = forbidden["content"]["application/json"]
+    assert resolve(doc, media["schema"]) == schemas(doc)["Message"]
+    assert forbidden["description"].startswith("This action is unauthorized")
+    resource_operations = 0
+    for path, _, op in operations(doc):
         refused = op["responses"].get("403")
-        if method == "get":
+        if "/resource/" in path:
+            resource_operations += 1
+            assert refused == {"$ref": "#/components/responses/Forbidden"}
+        else:  # logging in and out is never a role's decision
             assert refused is None
-        else:
-            assert refused == {"$ref": "#/components/responses/CsrfTokenMismatch"}
-    assert "X-CSRF-Token" in doc["info"]["description"]
+    assert resource_operations == 7 * 3
+    if jwt:
+        assert media["example"] == UNAUTHORIZED
+        assert "CSRF" not in forbidden["description"]
+    else:  # the same status refuses a session write without its CSRF token
+        examples = media["examples"]
+        assert examples["unauthorized"]["value"] == UNAUTHORIZED
+        assert examples["csrfTokenMismatch"]["value"] == {
+            "message": "CSRF token mismatch."
+        }
+        assert "X-CSRF-Token" in forbidden["description"]
+        assert "X-CSRF-Token" in doc["info"]["description"]
+    assert "CsrfTokenMismatch" not in doc["components"]["responses"]
 
 
-def test_bearer_tokens_need_no_csrf_token(library: dict[str, Any]) -> None:
-    assert "CsrfTokenMismatch" not in library["components"]["responses"]
-    for _, _, op in operations(library):
-        assert "403" not in op["responses"]
+def test_readonly_fields_are_read_only_in_the_spec() -> None:
+    patient = projects.resource(
+        "Patient",
+        projects.field("name", required=True),
+        projects.field("edited_by", max_length=254),
+        projects.field("stamp", read_only=True),
+        readonly_fields=("edited_by",),
+    )
+    doc = build_spec(projects.project(patient))
+    record = schemas(doc)["Patient"]["properties"]
+    assert [n for n, p in record.items() if p.get("readOnly")] == [
+        "id",
+        "edited_by",
+        "stamp",
+    ]
+    for kind in ("Create", "Update"):
+        body = schemas(doc)["Patient" + kind]
+        assert list(body["properties"]) == ["name"]
+    assert schemas(doc)["PatientCreate"]["required"] == ["name"]
+    validate_spec(doc, source="patient")

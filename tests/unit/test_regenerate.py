@@ -17,11 +17,12 @@ from generator.regen.changes import (
     merge_bases,
     next_state,
 )
-from generator.regen.drift import find_drift
+from generator.regen.drift import find_drift, spec_drift
 from generator.regen.merge import has_conflict_markers, merge_three_way
 from generator.regen.state import State, sha256, state_files, state_from_json
 from generator.render.output import Output
 from generator.render.writer import apply_changes
+from generator.spec.openapi import build_spec, dump_spec
 
 BASE = b"one\ntwo\nthree\nfour\nfive\n"
 
@@ -203,37 +204,108 @@ def test_next_state_records_history_once_and_hashes_merged_files() -> None:
 # --- drift ----------------------------------------------------------------------------
 
 
-def test_drift_kinds() -> None:
+def _drift_case() -> tuple[Output, State, dict[str, bytes | None], dict[str, bytes]]:
     output = _output(
         ok=(b"x", "generated"),
         edited=(b"x", "generated"),
+        stale=(b"new", "generated"),
+        both=(b"new", "generated"),
         markers=(b"x", "generated"),
         gone=(b"x", "generated"),
         shared_edit=(b"base", "shared"),
         shared_stale=(b"new", "shared"),
         hook=(b"x", "user"),
+        hook_markers=(b"x", "user"),
         new_mig=(b"x", "history"),
     )
-    current = {
+    current: dict[str, bytes | None] = {
         "ok": b"x",
         "edited": b"y",
+        "stale": b"base",
+        "both": b"mine",
         "markers": b"<<<<<<< yours\n",
         "shared_edit": b"mine",
         "shared_stale": b"mine",
         "hook": b"anything",
+        "hook_markers": b"a\n<<<<<<< HEAD\n",
         "extra": b"x",
     }
-    base = {"shared_edit": b"base", "shared_stale": b"base"}
+    base = {
+        "ok": b"x",
+        "edited": b"x",
+        "stale": b"base",
+        "both": b"base",
+        "markers": b"x",
+        "shared_edit": b"base",
+        "shared_stale": b"base",
+    }
     state = _state(library(), owners={"extra": "generated"}, migrations=())
-    drift = {(d.path, d.kind) for d in find_drift(output, state, current, base)}
-    assert drift == {
-        ("edited", "modified"),
-        ("markers", "modified"),
+    return output, state, current, base
+
+
+def test_drift_kinds_answer_whether_regenerating_changes_anything() -> None:
+    output, state, current, base = _drift_case()
+    found = find_drift(output, state, current, base)
+    assert {(d.path, d.kind) for d in found} == {
+        ("edited", "edited"),  # information: regenerating keeps the edit
+        ("stale", "outdated"),
+        ("both", "outdated"),
+        ("markers", "conflict"),
+        ("hook_markers", "conflict"),
         ("gone", "missing"),
         ("shared_stale", "outdated"),
         ("new_mig", "missing"),
         ("extra", "extra"),
     }
+    assert [d.path for d in found if not d.fails] == ["edited"]
+
+
+def test_strict_drift_fails_every_edit_of_a_generated_file() -> None:
+    output, state, current, base = _drift_case()
+    found = find_drift(output, state, current, base, strict=True)
+    assert {(d.path, d.kind) for d in found} == {
+        ("edited", "modified"),
+        ("stale", "modified"),
+        ("both", "modified"),
+        ("markers", "conflict"),
+        ("hook_markers", "conflict"),
+        ("gone", "missing"),
+        ("shared_stale", "outdated"),
+        ("new_mig", "missing"),
+        ("extra", "extra"),
+    }
+    assert all(d.fails for d in found)
+
+
+def test_an_edited_spec_must_still_validate() -> None:
+    project = library()
+    doc = build_spec(project)
+    yaml_text, json_text = dump_spec(doc)
+    output = _output(
+        **{
+            "resources/oag.yaml": (yaml_text.encode(), "generated"),
+            "resources/oag.json": (json_text.encode(), "generated"),
+        }
+    )
+    unedited = dict(output.files)
+    assert spec_drift(project, output, unedited) == []
+    described = {**doc, "info": {**doc["info"], "description": "Mine."}}
+    texts = dump_spec(described)
+    edited = dict(zip(unedited, (t.encode() for t in texts), strict=True))
+    assert spec_drift(project, output, edited) == []
+    broken = {**doc, "info": {"title": "no version"}}
+    texts = dump_spec(broken)
+    invalid = dict(zip(unedited, (t.encode() for t in texts), strict=True))
+    found = spec_drift(project, output, invalid)
+    assert [(d.path, d.kind) for d in found] == [
+        ("resources/oag.yaml", "invalid"),
+        ("resources/oag.json", "invalid"),
+    ]
+    assert found[0].note.startswith("at info: ")  # the validator's words follow
+    assert "version" in found[0].note
+    apart = {**edited, "resources/oag.json": json_text.encode()}
+    first, _ = spec_drift(project, output, apart)
+    assert first.note.startswith("the YAML and JSON specs differ: info.description")
 
 
 # --- writing in place -----------------------------------------------------------------

@@ -39,8 +39,10 @@ def test_plan_has_models_migration_and_one_model_module_per_resource() -> None:
         "app/migrations/0001_initial.py",
         "app/resources/__init__.py",
         "app/oag_config.py",
+        "app/roles.py",
         "tests/samples.json",
     } <= set(plans)
+    assert plans["app/roles.py"].owner == "generated"
     for resource in library.resources:
         assert plans[f"app/resources/{resource.module}.py"].owner == "generated"
         assert plans[f"app/hooks/{resource.module}.py"].owner == "user"

@@ -63,12 +63,29 @@ def edge_project() -> ir.Project:
         "Chapter",
         field("heading", required=True),
         field("book", "integer", relation="LongishBookTitleRecord", required=True),
+        field("edited_by_the_person_who_last_saved_it"),
         methods=("renumber", "publish_everywhere"),
+        index_fields=("heading", "book", "edited_by_the_person_who_last_saved_it"),
+        readonly_fields=("edited_by_the_person_who_last_saved_it",),
+    )
+    crud = ("view_any", "view", "create", "update", "delete", "mass_delete")
+    roles = (
+        ir.Role("viewer", (("*", ("view_any", "view")),)),
+        ir.Role(
+            "editor_of_chapters_and_books",
+            (
+                ("*", ("view_any", "view")),
+                ("Chapter", (*crud, "export", "import", "renumber")),
+                ("LongishBookTitleRecord", ("view_any", "view", "update")),
+            ),
+        ),
+        ir.Role("nobody", ()),
     )
     return replace(
         projects.project(ticket, tag, publisher, book, chapter),
         name="edge_admin",
         manifest_name="a-manifest-with-a-rather-long-file-name-for-the-header.yaml",
+        roles=roles,
     )
 
 

@@ -37,11 +37,12 @@ class DjangoTarget(Target):
             "models.py.jinja",
             "oag_config.py.jinja",
             "resources_init.py.jinja",
+            "roles.py.jinja",
         )
     )
 
     def project_plans(self, project: ir.Project) -> list[FilePlan]:
-        """The registry, the models module, the initial migration, the spec settings."""
+        """The registry, models, initial migration, spec settings and roles."""
         return [
             common.registry_plan(project, _TEMPLATES),
             FilePlan(
@@ -55,6 +56,7 @@ class DjangoTarget(Target):
                 migration_context(project),
             ),
             common.oag_config_plan(project, _TEMPLATES, "app/oag_config.py"),
+            common.roles_plan(project, _TEMPLATES),
         ]
 
     def resource_plans(

@@ -67,31 +67,47 @@ def _imports(lines: list[str]) -> dict[str, bool]:
 
 
 def migration_plan(
-    diff: SchemaDiff, *, revision: str, down_revision: str | None, header: list[str]
+    diff: SchemaDiff,
+    *,
+    revision: str,
+    down_revision: str | tuple[str, ...] | None,
+    header: list[str],
 ) -> FilePlan | None:
-    """The plan of the migration for ``diff``, or ``None`` when the tables agree."""
+    """The plan of the migration for ``diff``, or ``None`` when the tables agree.
+
+    A ``down_revision`` of two revisions joins the panel's own new revision to the
+    project's chain: that migration is written even when the tables agree.
+    """
     upgrade = operation_lines(diff)
-    if not upgrade:
+    joining = isinstance(down_revision, tuple)
+    if not upgrade and not joining:
         return None
     downgrade = operation_lines(diff.reversed())
     checks = check_lines(migration_checks(diff))
     undo_checks = check_lines(migration_checks(diff.reversed()))
     described = steps(diff)
+    summary = _summary(described, diff.after)
+    if not upgrade:
+        summary = "Join the panel's own new migrations to this project's."
     context: dict[str, Any] = {
         "header": header,
-        "summary": _summary(described, diff.after),
+        "summary": summary,
         "details": [str(s) for s in described] if len(described) > 1 else [],
         "revision": literal(revision),
         "revision_id": revision,
         "down_revision": literal(down_revision),
-        "down_revision_id": down_revision or "",
+        "down_revision_type": "tuple[str, ...]" if joining else "str | None",
+        "down_revision_id": (
+            ", ".join(down_revision) if joining else down_revision or ""
+        ),
         "upgrade": upgrade,
         "downgrade": downgrade,
         "checks": checks,
         "undo_checks": undo_checks,
         **_imports(upgrade + downgrade),
     }
-    path = f"migrations/versions/{revision}_{slug(described)}.py"
+    name = slug(described) if upgrade else "join_panel_migrations"
+    path = f"migrations/versions/{revision}_{name}.py"
     return FilePlan(path, TEMPLATE, context, owner="generated")
 
 
@@ -103,6 +119,9 @@ def _summary(described: list[Step], project: ir.Project) -> str:
 
 
 # --- where the new migration goes -----------------------------------------------------
+
+# The panel's own revisions (its users, logins, roles) are 0000, 0000a, 0000b…
+_PANEL_REVISION = "0000"
 
 
 # A line that may start a module-level assignment of a revision identifier.
@@ -147,10 +166,14 @@ def _assigned(body: list[ast.stmt] | None, name: str) -> str | None:
     return None
 
 
-def next_migration_ids(existing: Mapping[str, str]) -> tuple[str, str | None]:
+def next_migration_ids(
+    existing: Mapping[str, str],
+) -> tuple[str, str | tuple[str, ...] | None]:
     """The new revision's id and its ``down_revision``: the one head of ``existing``.
 
     ``existing`` maps migration file paths to their text, hand-written ones included.
+    A project made before a panel revision (``0000b``…) existed has that revision as
+    a second head: the new revision follows both, joining them.
     """
     revisions: dict[str, str | None] = {}
     for text in existing.values():
@@ -159,6 +182,11 @@ def next_migration_ids(existing: Mapping[str, str]) -> tuple[str, str | None]:
         if revision is not None:
             revisions[revision] = _assigned(body, "down_revision")
     heads = sorted(set(revisions) - set(revisions.values()))
+    panel = [head for head in heads if head.startswith(_PANEL_REVISION)]
+    if len(heads) == 2 and len(panel) == 1:
+        names = [PurePosixPath(p).name for p in existing] + list(revisions)
+        project_head = next(head for head in heads if head not in panel)
+        return next_revision(names), (project_head, panel[0])
     if len(heads) > 1:
         raise OutputError(
             f"the migrations have {len(heads)} heads ({', '.join(heads)}); "

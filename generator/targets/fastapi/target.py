@@ -40,13 +40,14 @@ class FastAPITarget(Target):
             "oag_config.py.jinja",
             "resource.py.jinja",
             "resources_init.py.jinja",
+            "roles.py.jinja",
             "test_api.py.jinja",
             "test_pages.py.jinja",
         )
     )
 
     def project_plans(self, project: ir.Project) -> list[FilePlan]:
-        """The registry, the initial migration and the spec settings."""
+        """The registry, the initial migration, the spec settings and the roles."""
         return [
             common.registry_plan(project, _TEMPLATES),
             FilePlan(
@@ -55,6 +56,7 @@ class FastAPITarget(Target):
                 migration_context(project),
             ),
             common.oag_config_plan(project, _TEMPLATES, "app/core/oag_config.py"),
+            common.roles_plan(project, _TEMPLATES),
         ]
 
     def resource_plans(
