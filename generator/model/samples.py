@@ -80,6 +80,8 @@ def sample_payload(
     for field in resource.fields:
         if field.read_only or field.is_key and field.type == "integer":
             continue
+        if field.name in resource.readonly_fields:  # shown, never written by clients
+            continue
         if field.is_key and field.format == "uuid":
             continue
         if field.relation:

@@ -80,7 +80,10 @@ def _refuse(name: Any) -> None:
 
 
 class HookedGadgets(GadgetResource):
-    """Every hook, recording what it saw; some names make them refuse or fail."""
+    """Every hook, recording what it saw; some names make them refuse or fail.
+
+    ``after_updated`` and ``after_deleted`` are ``async def``, as hooks may be.
+    """
 
     def before_creating(self, data: dict[str, Any], user: Any) -> dict[str, Any]:
         CALLS.append(("before_creating", dict(data)))
@@ -99,8 +102,10 @@ class HookedGadgets(GadgetResource):
         _refuse(data.get("name"))
         return {**data, "notes": f"Changed by {user.get_username()}."}
 
-    def after_updated(self, record: dict[str, Any], user: Any) -> None:
-        CALLS.append(("after_updated", record))
+    async def after_updated(self, record: dict[str, Any], user: Any) -> None:
+        # Django's async queries run in the request's thread: its transaction.
+        written = Gadget.objects.filter(pk=record["id"], name=record["name"])
+        CALLS.append(("after_updated", record, await written.aexists()))
         if record["name"] == "Explode":
             raise RuntimeError("after_updated failed")
 

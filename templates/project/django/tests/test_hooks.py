@@ -71,7 +71,7 @@ def test_updating_sees_the_record_then_its_new_state(client: Client) -> None:
     assert record["notes"] == f"Changed by {EMAIL}."
     assert [
         ("before_updating", "Hammer", {"name": "Mallet"}),
-        ("after_updated", record),
+        ("after_updated", record, True),  # written, same transaction
     ] == CALLS
 
 

@@ -43,7 +43,7 @@ def test_create_user_asks_twice_without_stdin(monkeypatch: pytest.MonkeyPatch) -
     call_command("create_user", "ada@example.com")
     assert check_credentials("ada@example.com", "long enough") is not None
     with pytest.raises(CommandError, match="^the passwords differ$"):
-        call_command("create_user", "grace@example.com")
+        call_command("create_user", "grace@example.com", "--role", ADMIN)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_create_user_refuses_a_second_account(
 ) -> None:
     _create(monkeypatch, "long enough\n", "ada@example.com")
     with pytest.raises(CommandError, match="exists"):
-        _create(monkeypatch, "long enough\n", "ADA@example.com")
+        _create(monkeypatch, "long enough\n", "ADA@example.com", "--role", ADMIN)
 
 
 def test_the_password_is_never_an_argument() -> None:
