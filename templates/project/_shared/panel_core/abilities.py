@@ -79,7 +79,6 @@ def role_of(user: Any) -> str | None:
     return role
 
 
-
 class UnguardedRoute(LookupError):
     """A resource route that no ability covers: refused rather than left open."""
 

@@ -196,7 +196,9 @@ class Store(BulkMethods):
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
 
-    def _fetch_in(self, connection: Connection, key: Any, actor: Actor | None) -> Record:
+    def _fetch_in(
+        self, connection: Connection, key: Any, actor: Actor | None
+    ) -> Record:
         scope = self.scope(actor)
         statement = self._select_one.where(*scope) if scope else self._select_one
         row = connection.execute(statement, {"key": key}).first()

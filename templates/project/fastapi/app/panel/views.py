@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
+from panel_core.abilities import UPDATE, VIEW
 from panel_core.pages import FRAGMENTS
 from panel_core.resource_pages import (
     Errors,
@@ -25,8 +26,6 @@ from panel_core.resource_pages import (
     resource_templates,
 )
 from panel_core.resource_pages import index_context as build_index_context
-
-from panel_core.abilities import UPDATE, VIEW
 
 from .authorize import actor, authorize_record, page_abilities
 from .choices import Target, load_labels, load_options, targets

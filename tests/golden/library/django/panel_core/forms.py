@@ -120,7 +120,7 @@ def form_widgets(
 ) -> list[Widget]:
     """The inputs of the create (``creating``) or edit form."""
     widgets = []
-    for field_ in resource.writable_fields:
+    for field_ in resource.form_field_list:
         kind = _input(field_)
         value = "" if field_.write_only else values.get(field_.name, "")
         required = field_.required and not field_.has_default and kind != "checkbox"

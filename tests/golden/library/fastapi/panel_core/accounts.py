@@ -13,6 +13,7 @@ import hashlib
 import sys
 from argparse import ArgumentParser
 
+from .abilities import ADMIN, Roles, UnknownRole
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 
 # The one answer to a failed login, whether or not the user exists.
@@ -39,6 +40,12 @@ def add_new_user_arguments(parser: ArgumentParser) -> None:
     """The user-creating command's arguments: the address, a name, where the password is."""
     parser.add_argument("email", help="the login name")
     parser.add_argument("--name", default="", help="shown in the panel")
+    parser.add_argument(
+        "--role",
+        default=None,
+        help="what the user may do: admin, or a role the manifest declares "
+        "(default: admin for the first user)",
+    )
     parser.add_argument(
         "--password-stdin",
         action="store_true",
@@ -71,3 +78,25 @@ def check_new_user(email: str, password: str) -> None:
         )
     if is_too_long(password):
         raise NewUserError(f"the password must be at most {MAX_PASSWORD_BYTES} bytes")
+
+
+def new_user_role(requested: str | None, roles: Roles, *, first: bool) -> str:
+    """The role of a new user: the one asked for, else ``admin`` for the first user.
+
+    Later users need ``--role`` once the manifest declares roles: nobody becomes an
+    administrator by leaving an option out.
+    """
+    if requested is not None:
+        return checked_role(requested, roles)
+    if first or roles.names == (ADMIN,):
+        return ADMIN
+    choices = ", ".join(roles.names)
+    raise NewUserError(f"give the new user a role with --role (one of: {choices})")
+
+
+def checked_role(role: str, roles: Roles) -> str:
+    """``role`` if users may carry it, else ``NewUserError`` naming the choices."""
+    try:
+        return roles.check(role)
+    except UnknownRole as exc:
+        raise NewUserError(str(exc)) from None

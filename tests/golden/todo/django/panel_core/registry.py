@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import fields as kernel
+from .abilities import Roles, RoleTable
 from .errors import InvalidInput, NotFound
 from .inputs import Inputs
+from .lifecycle import Actor, Awaiter, Lifecycle
 from .query import ListQuery, QueryError, parse_key, parse_list_query
 from .resource import DeclarationError, Resource
 from .urls import crud_url
@@ -39,6 +41,7 @@ class PanelResource(Generic[StoreT]):
     inputs: Inputs
     max_per_page: int
     crud_url: str
+    lifecycle: Lifecycle
 
     @property
     def uri(self) -> str:
@@ -59,6 +62,10 @@ class PanelResource(Generic[StoreT]):
         except QueryError as exc:
             raise InvalidInput(exc.errors) from None
 
+    def actor(self, user: Any, awaiter: Awaiter) -> Actor:
+        """``user`` acting on this resource: its abilities, scope and hooks."""
+        return self.lifecycle.actor(user, awaiter)
+
     def key(self, text: str) -> Any:
         """The record key in a URL; one that cannot exist is simply not found."""
         key = parse_key(type(self.resource), text)
@@ -77,14 +84,18 @@ class Registry(Generic[StoreT]):
         store: StoreFactory[StoreT],
         max_per_page: int,
         max_ids: int,
+        roles: RoleTable | None = None,
     ) -> None:
+        self.roles = Roles(roles)
         classes: dict[str, type[Resource]] = {}
         for cls in resources:
             if cls.uri in classes:
                 raise DeclarationError(f"two resources use the URI key {cls.uri!r}")
             classes[cls.uri] = cls
         self._resources = {
-            uri: _panel_resource(cls, store(cls, classes), max_per_page, max_ids)
+            uri: _panel_resource(
+                cls, store(cls, classes), max_per_page, max_ids, self.roles
+            )
             for uri, cls in classes.items()
         }
 
@@ -118,14 +129,17 @@ def relations(
 
 
 def _panel_resource(
-    cls: type[Resource], store: StoreT, max_per_page: int, max_ids: int
+    cls: type[Resource], store: StoreT, max_per_page: int, max_ids: int, roles: Roles
 ) -> PanelResource[StoreT]:
+    resource = cls()
+    resource.roles = roles
     panel = PanelResource(
-        resource=cls(),
+        resource=resource,
         store=store,
         inputs=Inputs(cls, max_ids=max_ids),
         max_per_page=min(cls.max_per_page, max_per_page),
         crud_url=crud_url(cls.uri),
+        lifecycle=Lifecycle(resource),
     )
     try:
         panel.list_query(())

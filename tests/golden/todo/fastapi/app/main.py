@@ -24,6 +24,8 @@ from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
 from app.panel.urls import PREFIX
 from app.resources import RESOURCES
+from app.roles import ROLES
+from panel_core.abilities import RoleTable
 from panel_core.current import Site
 from panel_core.pages import Page
 from panel_core.resource import Resource
@@ -41,6 +43,7 @@ def create_app(
     settings: Settings | None = None,
     resources: Iterable[type[Resource]] = RESOURCES,
     pages: Iterable[type[Page]] = PAGES,
+    roles: RoleTable = ROLES,
 ) -> FastAPI:
     """A new application for ``settings`` (default: from the environment)."""
     settings = settings or get_settings()
@@ -60,6 +63,7 @@ def create_app(
         resources,
         max_per_page=settings.max_per_page,
         max_ids=settings.max_mass_delete,
+        roles=roles,
     )
     app.state.site = Site((p.resource for p in app.state.registry), pages)
     app.include_router(panel_router, prefix=PREFIX)

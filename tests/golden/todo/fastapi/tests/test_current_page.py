@@ -1,7 +1,7 @@
 """The current-page checks, for each named route a request can match.
 
 A test-only router registers the kernel's routes under ``/probe`` with the panel's
-guards; each answers what ``is_now_on_*()`` say during the request. The async method
+guards (but authorization); each answers what ``is_now_on_*()`` say during the request. The async method
 route, a real panel route, is checked through the resource's own ``where`` method.
 """
 
@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
-from app.panel.guards import PANEL_GUARDS
+from app.panel.auth import authenticated
+from app.panel.current import remember_route
 from app.panel.responses import json_response
 from panel_core.routes import ROUTES
 from tests.cases import NOWHERE, PAGE_CHECKS_BY_ROUTE, PAGE_CHECKS_IN_METHODS
@@ -26,7 +27,8 @@ async def _probe(request: Request) -> Response:
 
 
 def _probe_router() -> APIRouter:
-    router = APIRouter(dependencies=PANEL_GUARDS)
+    # The panel's guards but authorization: probes name resources nobody registered.
+    router = APIRouter(dependencies=[Depends(authenticated), Depends(remember_route)])
     for name, route in ROUTES.items():
         for path in route.paths:
             router.add_api_route(path, _probe, methods=list(route.methods), name=name)

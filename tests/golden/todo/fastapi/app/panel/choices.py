@@ -13,6 +13,7 @@ from sqlalchemy import Column, Connection, Table, select
 
 from panel_core import fields as kernel
 from panel_core.choices import MAX_OPTIONS, label_field, record_label
+from panel_core.lifecycle import Actor
 
 from .registry import PanelResource, Registry
 
@@ -59,13 +60,17 @@ def load_labels(
 
 
 def load_options(
-    connection: Connection, found: Iterable[Target]
+    connection: Connection, found: Iterable[Target], actors: Mapping[str, Actor]
 ) -> dict[str, list[tuple[Any, str]]]:
-    """For each field, the records it may refer to, in label order."""
+    """For each field, the records it may refer to, in label order.
+
+    ``actors`` are the user acting on each field's target: its scope applies.
+    """
     options = {}
     for target in found:
         statement = (
             select(target.key, target.label)
+            .where(*target.panel.store.scope(actors.get(target.field)))
             .order_by(target.label, target.key)
             .limit(MAX_OPTIONS)
         )

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Select, Table, bindparam, select
 
 from panel_core import registry as kernel
+from panel_core.abilities import RoleTable
 from panel_core.resource import DeclarationError, Resource
 
 from .store import Relation, Store
@@ -24,10 +25,19 @@ class Registry(kernel.Registry[Store]):
     """Resources by URI key, served from their tables."""
 
     def __init__(
-        self, resources: Iterable[type[Resource]], *, max_per_page: int, max_ids: int
+        self,
+        resources: Iterable[type[Resource]],
+        *,
+        max_per_page: int,
+        max_ids: int,
+        roles: RoleTable | None = None,
     ) -> None:
         super().__init__(
-            resources, store=_store, max_per_page=max_per_page, max_ids=max_ids
+            resources,
+            store=_store,
+            max_per_page=max_per_page,
+            max_ids=max_ids,
+            roles=roles,
         )
 
 

@@ -14,7 +14,9 @@ from sqlalchemy import Update as UpdateStatement
 from sqlalchemy.exc import IntegrityError
 
 from app.core.db import transaction
+from panel_core.abilities import UPDATE
 from panel_core.imports import ImportRow, ImportTally
+from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
 
 from .errors import InvalidInput
@@ -36,6 +38,14 @@ class BulkMethods:
 
     if TYPE_CHECKING:
 
+        def scope(self, actor: Actor | None) -> list[ColumnElement[bool]]: ...
+
+        def _fetch_in(
+            self, connection: Connection, key: Any, actor: Actor | None
+        ) -> dict[str, Any]: ...
+
+        def _returned(self, row: Any) -> dict[str, Any]: ...
+
         def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]: ...
 
         def _order(self, query: ListQuery) -> list[ColumnElement[Any]]: ...
@@ -47,7 +57,7 @@ class BulkMethods:
         ) -> None: ...
 
     def iter_batches(
-        self, engine: Engine, query: ListQuery, size: int = 500
+        self, engine: Engine, query: ListQuery, actor: Actor, size: int = 500
     ) -> Iterator[list[dict[str, Any]]]:
         """Every record matching ``query``, in list order, ``size`` at a time.
 
@@ -56,7 +66,7 @@ class BulkMethods:
         """
         keys_query = (
             select(self._key)
-            .where(*self._conditions(query))
+            .where(*self._conditions(query), *self.scope(actor))
             .order_by(*self._order(query))
         )
         with transaction(engine) as connection:
@@ -73,29 +83,37 @@ class BulkMethods:
                 if k in found
             ]
 
-    def existing_keys(self, engine: Engine, keys: Sequence[Any]) -> set[Any]:
-        """Those of ``keys`` that have a record."""
+    def existing_keys(
+        self, engine: Engine, keys: Sequence[Any], actor: Actor
+    ) -> set[Any]:
+        """Those of ``keys`` that have a record ``actor`` may reach."""
         found: set[Any] = set()
+        scope = self.scope(actor)
         with transaction(engine) as connection:
             for start in range(0, len(keys), _CHUNK):
                 chunk = keys[start : start + _CHUNK]
-                statement = select(self._key).where(self._key.in_(chunk))
+                statement = select(self._key).where(self._key.in_(chunk), *scope)
                 found.update(connection.execute(statement).scalars())
         return found
 
     def import_records(
-        self, engine: Engine, rows: Sequence[ImportRow]
+        self, engine: Engine, rows: Sequence[ImportRow], actor: Actor
     ) -> tuple[int, int]:
         """Create (key ``None``) or update each ``(label, key, values)``: all or none.
 
-        Returns how many records were created and updated; errors name the row label.
+        Each row goes through the resource's hooks, as a create or an update from
+        the API would. Returns how many records were created and updated; errors name
+        the row label.
         """
         tally = ImportTally()
         try:
             with transaction(engine, writes=True) as connection:
 
                 def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
-                    return self._import_row(connection, key, self._prepare(values))
+                    try:
+                        return self._import_row(connection, key, dict(values), actor)
+                    except InvalidInput as exc:
+                        return [m for group in exc.errors.values() for m in group]
 
                 tally.write(rows, write_row)
         except IntegrityError:
@@ -103,18 +121,27 @@ class BulkMethods:
         return tally.created, tally.updated
 
     def _import_row(
-        self, connection: Connection, key: Any, values: dict[str, Any]
+        self, connection: Connection, key: Any, values: dict[str, Any], actor: Actor
     ) -> list[str]:
-        try:
-            self._check_relations(connection, values)
-        except InvalidInput as exc:
-            return [message for group in exc.errors.values() for message in group]
         if key is None:
-            connection.execute(self._insert, values)
+            values = self._prepare(actor.before_creating(values))
+            self._check_relations(connection, values)
+            row = connection.execute(self._insert, values).one()
+            actor.notify("after_created", self._returned(row))
             return []
+        if actor.lifecycle.needs_record(UPDATE):
+            current = self._fetch_in(connection, key, actor)
+            actor.authorize_record(UPDATE, current)
+            values = actor.before_updating(current, values)
+        values = self._prepare(values)
+        self._check_relations(connection, values)
         if values:
-            statement = self._update.where(self._key == key).values(values)
-            row = connection.execute(statement).first()
+            statement = self._update.where(self._key == key, *self.scope(actor))
+            row = connection.execute(statement.values(values)).first()
         else:
             row = connection.execute(self._select_one, {"key": key}).first()
-        return [] if row is not None else [f"{self.label} {key} not found."]
+        if row is None:
+            return [f"{self.label} {key} not found."]
+        if values:
+            actor.notify("after_updated", self._returned(row))
+        return []

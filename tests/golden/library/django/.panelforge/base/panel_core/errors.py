@@ -4,6 +4,7 @@
 
     PanelError                 .status_code, .message, .headers
     ├── Unauthenticated        401: nobody (valid) is logged in
+    ├── Forbidden              403: the user may not do this (``can()`` said no)
     ├── NotAcceptable          406: the client does not accept JSON
     ├── NotFound               404: unknown resource or record
     ├── MethodNotAllowed       405: the path takes other methods (``Allow``)
@@ -46,6 +47,15 @@ class Unauthenticated(PanelError):
     def __init__(self, headers: Mapping[str, str] | None = None) -> None:
         super().__init__("Unauthenticated.")
         self.headers = dict(headers or {})
+
+
+class Forbidden(PanelError):
+    """The user is logged in but may not do this; the message may say why."""
+
+    status_code = 403
+
+    def __init__(self, message: str = "This action is unauthorized.") -> None:
+        super().__init__(message)
 
 
 class NotAcceptable(PanelError):

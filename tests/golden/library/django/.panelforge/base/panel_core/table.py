@@ -91,8 +91,8 @@ def shorten(cell: Cell) -> Cell:
 
 
 def table_fields(resource: type[Resource]) -> tuple[kernel.Field, ...]:
-    """The fields the index table shows: every field that is ever returned."""
-    return resource.readable_fields
+    """The fields the index table shows: ``index_fields``, else every returned one."""
+    return resource.index_field_list
 
 
 def columns(

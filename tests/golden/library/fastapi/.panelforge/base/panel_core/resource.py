@@ -7,11 +7,12 @@ when the class is created, so no request pays for them and a mistake fails at im
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .fields import Field
+from .hooks import ResourceHooks
 from .navigation import Navigation
 
 
@@ -28,8 +29,13 @@ class QueryTag:
     filter: Mapping[str, Any] = field(default_factory=dict)
 
 
-class Resource(Navigation):
-    """Base class of resources: set the class attributes, the panel does the rest."""
+class Resource(ResourceHooks, Navigation):
+    """Base class of resources: set the class attributes, the panel does the rest.
+
+    ``index_fields``, ``form_fields`` and ``detail_fields`` choose what the list, the
+    forms and the detail page show (empty: every field that can be); fields named in
+    ``readonly_fields`` are shown but never written by clients.
+    """
 
     uri: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -42,6 +48,10 @@ class Resource(Navigation):
     per_page: ClassVar[int] = 25
     max_per_page: ClassVar[int] = 100
     default_sort: ClassVar[str] = ""
+    index_fields: ClassVar[tuple[str, ...]] = ()
+    form_fields: ClassVar[tuple[str, ...]] = ()
+    detail_fields: ClassVar[tuple[str, ...]] = ()
+    readonly_fields: ClassVar[tuple[str, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -51,6 +61,9 @@ class Resource(Navigation):
     sortable_fields: ClassVar[tuple[str, ...]]
     filterable_fields: ClassVar[tuple[str, ...]]
     query_tag_map: ClassVar[Mapping[str, QueryTag]]
+    index_field_list: ClassVar[tuple[Field, ...]]
+    form_field_list: ClassVar[tuple[Field, ...]]
+    detail_field_list: ClassVar[tuple[Field, ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -76,6 +89,7 @@ def _derive(cls: type[Resource]) -> None:
         raise DeclarationError(
             f"{where}: fields declared twice: {', '.join(duplicates)}"
         )
+    cls.fields = _read_only(cls, where, names)
     cls.key_field = keys[0]
     cls.field_map = MappingProxyType({f.name: f for f in cls.fields})
     cls.writable_fields = tuple(f for f in cls.fields if f.writable)
@@ -83,8 +97,29 @@ def _derive(cls: type[Resource]) -> None:
     cls.sortable_fields = tuple(f.name for f in cls.readable_fields if f.sortable)
     cls.filterable_fields = tuple(f.name for f in cls.readable_fields if f.filterable)
     cls.query_tag_map = MappingProxyType({t.uri: t for t in cls.query_tags})
+    if not cls.name:
+        cls.name = cls.model.__name__ if cls.model is not None else cls.__name__
+    cls.index_field_list = _chosen(cls, "index_fields", cls.readable_fields)
+    cls.form_field_list = _chosen(cls, "form_fields", cls.writable_fields)
+    cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
     if not cls.default_sort:
         cls.default_sort = "-" + cls.key_field.name
+    _check_lookups(cls, where)
+
+
+def _read_only(cls: type[Resource], where: str, names: list[str]) -> tuple[Field, ...]:
+    """The fields, those named in ``readonly_fields`` made read-only."""
+    for name in cls.readonly_fields:
+        if name not in names:
+            raise DeclarationError(f"{where}: readonly_fields names unknown {name!r}")
+    return tuple(
+        replace(f, read_only=True) if f.name in cls.readonly_fields else f
+        for f in cls.fields
+    )
+
+
+def _check_lookups(cls: type[Resource], where: str) -> None:
+    """Refuse a search or query tag naming a field the resource does not have."""
     for name in cls.search:
         if name not in cls.field_map:
             raise DeclarationError(f"{where}: search names unknown field {name!r}")
@@ -94,3 +129,20 @@ def _derive(cls: type[Resource]) -> None:
                 raise DeclarationError(
                     f"{where}: query tag {tag.uri!r} filters unknown field {name!r}"
                 )
+
+
+def _chosen(
+    cls: type[Resource], attribute: str, available: tuple[Field, ...]
+) -> tuple[Field, ...]:
+    """The fields named in ``attribute`` (in its order), or all ``available``."""
+    names: tuple[str, ...] = getattr(cls, attribute)
+    if not names:
+        return available
+    by_name = {f.name: f for f in available}
+    unknown = [name for name in names if name not in by_name]
+    if unknown:
+        where = f"{cls.__module__}.{cls.__qualname__}"
+        raise DeclarationError(
+            f"{where}: {attribute} names fields it cannot show: {', '.join(unknown)}"
+        )
+    return tuple(by_name[name] for name in names)

@@ -27,7 +27,7 @@ from tests.helpers import EMAIL, PASSWORD, authorize
 
 # The panel's own revisions: the users, then the logins' tables. Every resource
 # table comes in a later revision.
-BEFORE_RESOURCES = "0000a"
+BEFORE_RESOURCES = "0000b"
 NOT_MIGRATED = "The database is not migrated: run `python -m app migrate`."
 
 

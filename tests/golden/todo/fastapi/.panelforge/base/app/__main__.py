@@ -85,8 +85,14 @@ def _create_user(args: argparse.Namespace) -> int:
     from app.core.user_command import create_user_command
 
     return create_user_command(
-        args.email, name=args.name, password_stdin=args.password_stdin
+        args.email, name=args.name, password_stdin=args.password_stdin, role=args.role
     )
+
+
+def _set_role(args: argparse.Namespace) -> int:
+    from app.core.user_command import set_role_command
+
+    return set_role_command(args.email, args.role)
 
 
 def _add_create_user(
@@ -100,6 +106,13 @@ def _add_create_user(
 
     add_new_user_arguments(user)
     user.set_defaults(handler=_create_user)
+    role = commands.add_parser(
+        "set-role",
+        help="change what a user may do (admin, or a role the manifest declares)",
+    )
+    role.add_argument("email", help="the user's login name")
+    role.add_argument("role", help="the new role")
+    role.set_defaults(handler=_set_role)
 
 
 def _parser() -> argparse.ArgumentParser:

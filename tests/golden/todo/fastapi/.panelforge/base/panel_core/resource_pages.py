@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .abilities import PAGE_ABILITIES
 from .forms import (
     Options,
     default_values,
@@ -28,6 +29,9 @@ from .table import columns, display, rows
 from .urls import page_url, record_url
 
 Errors = Mapping[str, Sequence[str]]
+# What the page may offer its user, by ability: ``{"create": True, …}``.
+Abilities = Mapping[str, bool]
+EVERYTHING: Abilities = dict.fromkeys(PAGE_ABILITIES, True)
 # Related records' labels by field name, then by key.
 Labels = Mapping[str, Mapping[Any, str]]
 
@@ -66,8 +70,9 @@ def list_params(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     ]
 
 
-def _resource_context(panel: PanelResource[Any]) -> dict[str, Any]:
+def _resource_context(panel: PanelResource[Any], can: Abilities) -> dict[str, Any]:
     return {
+        "can": can,
         "resource": panel.resource,
         "label": panel.store.label,
         "index_url": page_url(panel.uri, "index-page"),
@@ -85,6 +90,7 @@ def index_context(
     total: int | None,
     labels: Labels,
     options: Options,
+    can: Abilities = EVERYTHING,
 ) -> dict[str, Any]:
     """The index page: table, pages, search, tags and filters.
 
@@ -100,7 +106,7 @@ def index_context(
         urls=PageUrls(page_url(panel.uri, "index-page"), params),
     )
     return {
-        **_resource_context(panel),
+        **_resource_context(panel, can),
         "columns": columns(resource, params),
         "rows": rows(resource, items, labels),
         "page": page,
@@ -129,6 +135,7 @@ def form_context(
     key: Any = None,
     values: Mapping[str, str] | None = None,
     errors: Errors | None = None,
+    can: Abilities = EVERYTHING,
 ) -> dict[str, Any]:
     """The create form (no ``key``) or the edit form of ``record``.
 
@@ -144,7 +151,7 @@ def form_context(
     shown = {widget.name for widget in widgets}
     label = panel.store.label
     return {
-        **_resource_context(panel),
+        **_resource_context(panel, can),
         "key": key,
         "heading": f"New {label}" if creating else f"Edit {label} {key}",
         "widgets": widgets,
@@ -155,15 +162,19 @@ def form_context(
 
 
 def detail_context(
-    panel: PanelResource[Any], key: Any, record: Mapping[str, Any], labels: Labels
+    panel: PanelResource[Any],
+    key: Any,
+    record: Mapping[str, Any],
+    labels: Labels,
+    can: Abilities = EVERYTHING,
 ) -> dict[str, Any]:
-    """One record: every field that is ever shown, and its actions."""
+    """One record: its detail fields, and the actions its user may take."""
     return {
-        **_resource_context(panel),
+        **_resource_context(panel, can),
         "key": key,
         "items": [
             (f.label, display(f, record[f.name], labels.get(f.name)))
-            for f in type(panel.resource).readable_fields
+            for f in type(panel.resource).detail_field_list
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),

@@ -1,8 +1,8 @@
 """What every panel route depends on, in one list, so no route can forget one.
 
 Each router of the panel is created with ``dependencies=PANEL_GUARDS``. Adding a route
-to one of those routers is enough to protect it and to make the current-page checks
-answer for it.
+to one of those routers is enough to protect it (logged in, then allowed by the
+resource's ``can()``) and to make the current-page checks answer for it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,11 @@ from __future__ import annotations
 from fastapi import Depends
 
 from .auth import authenticated
+from .authorize import authorized
 from .current import remember_route
 
-PANEL_GUARDS = [Depends(authenticated), Depends(remember_route)]
+PANEL_GUARDS = [
+    Depends(authenticated),
+    Depends(remember_route),
+    Depends(authorized),
+]

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.core.db import LoopReader, transaction
 from app.core.models import Base, BigKey
 from app.core.passwords import hash_password, needs_rehash, verify_password
+from panel_core.abilities import ADMIN
 from panel_core.accounts import normalize_email
 
 
@@ -31,6 +32,8 @@ class PanelUser(Base):
     name: Mapped[str] = mapped_column(sa.String(120), default="")
     password_hash: Mapped[str] = mapped_column(sa.String(255))
     is_active: Mapped[bool] = mapped_column(sa.Boolean, default=True)
+    # What the user may do: ``admin``, or a role the manifest declares (migration 0000b).
+    role: Mapped[str] = mapped_column(sa.String(64), server_default="admin")
     created_at: Mapped[datetime.datetime] = mapped_column(
         sa.DateTime(timezone=True), server_default=sa.func.now()
     )
@@ -45,6 +48,7 @@ class User:
     name: str
     password_hash: str
     is_active: bool
+    role: str
 
     @property
     def display_name(self) -> str:
@@ -56,9 +60,15 @@ class UserExists(ValueError):
     """Another user already has this e-mail address."""
 
 
+class NoSuchUser(LookupError):
+    """No user has this e-mail address."""
+
+
 _TABLE = PanelUser.__table__
 _COLUMNS = (_TABLE.c.id, _TABLE.c.email, _TABLE.c.name)
-_SELECT = sa.select(*_COLUMNS, _TABLE.c.password_hash, _TABLE.c.is_active)
+_SELECT = sa.select(
+    *_COLUMNS, _TABLE.c.password_hash, _TABLE.c.is_active, _TABLE.c.role
+)
 
 
 def _user(row: Any) -> User | None:
@@ -106,13 +116,16 @@ def find_user(engine: Engine, email: str) -> User | None:
         return _user(connection.execute(statement).first())
 
 
-def create_user(engine: Engine, *, email: str, password: str, name: str = "") -> User:
-    """Add an active user; the password is stored hashed."""
+def create_user(
+    engine: Engine, *, email: str, password: str, name: str = "", role: str = ADMIN
+) -> User:
+    """Add an active user with ``role``; the password is stored hashed."""
     values = {
         "email": normalize_email(email),
         "name": name.strip(),
         "password_hash": hash_password(password),
         "is_active": True,
+        "role": role,
     }
     statement = sa.insert(_TABLE).values(values).returning(*_SELECT.selected_columns)
     try:
@@ -120,6 +133,28 @@ def create_user(engine: Engine, *, email: str, password: str, name: str = "") ->
             row = connection.execute(statement).one()
     except IntegrityError:
         raise UserExists(f"a user with e-mail {values['email']} exists") from None
+    return User(*row)
+
+
+def has_users(engine: Engine) -> bool:
+    """Whether anyone may log in yet."""
+    with transaction(engine) as connection:
+        return connection.execute(sa.select(_TABLE.c.id).limit(1)).first() is not None
+
+
+def set_role(engine: Engine, email: str, role: str) -> User:
+    """Give the user with this e-mail address ``role``; it applies at their next request."""
+    address = normalize_email(email)
+    statement = (
+        sa.update(_TABLE)
+        .where(sa.func.lower(_TABLE.c.email) == address)
+        .values(role=role)
+        .returning(*_SELECT.selected_columns)
+    )
+    with transaction(engine, writes=True) as connection:
+        row = connection.execute(statement).first()
+    if row is None:
+        raise NoSuchUser(f"no user has the e-mail address {address}")
     return User(*row)
 
 

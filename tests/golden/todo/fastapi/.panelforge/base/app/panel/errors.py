@@ -13,6 +13,7 @@ from starlette.routing import Match
 
 from panel_core.errors import (
     Conflict,
+    Forbidden,
     InvalidInput,
     NotAcceptable,
     NotFound,
@@ -28,6 +29,7 @@ from .responses import json_response
 
 __all__ = [
     "Conflict",
+    "Forbidden",
     "InvalidInput",
     "NotAcceptable",
     "NotFound",

@@ -21,8 +21,10 @@ from starlette.datastructures import Headers, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
 from panel_core import csv_text, imports
+from panel_core.lifecycle import Actor
 
 from .accept import wants_json
+from .authorize import actor
 from .bodies import read_raw
 from .errors import InvalidInput
 from .flash import flash
@@ -43,7 +45,7 @@ async def export_csv(request: Request, panel: PanelResource) -> Response:
     """The records matching the list parameters, as a CSV download."""
     query = panel.list_query(request.query_params.multi_items())
     engine: Engine = request.app.state.engine
-    batches = panel.store.iter_batches(engine, query)
+    batches = panel.store.iter_batches(engine, query, actor(request, panel))
     disposition = f'attachment; filename="{panel.uri}.csv"'
     return StreamingResponse(
         csv_text.export_chunks(type(panel.resource), batches),
@@ -59,7 +61,8 @@ async def import_csv(request: Request, panel: PanelResource) -> Response:
     try:
         text = await read_upload(request, limit)
         rows = csv_text.read_rows(type(panel.resource), text)
-        created, updated = await run_in_threadpool(_import, panel, engine, rows)
+        acting = actor(request, panel)
+        created, updated = await run_in_threadpool(_import, panel, engine, rows, acting)
     except (csv_text.CsvError, InvalidInput) as exc:
         return _answer(request, panel, 422, imports.refused(exc.errors))
     return _answer(request, panel, 200, imports.imported(created, updated))
@@ -72,12 +75,12 @@ HANDLERS = {
 
 
 def _import(
-    panel: PanelResource, engine: Engine, rows: list[csv_text.CsvRow]
+    panel: PanelResource, engine: Engine, rows: list[csv_text.CsvRow], acting: Actor
 ) -> tuple[int, int]:
     keys = imports.row_keys(rows)
-    existing = panel.store.existing_keys(engine, keys) if keys else set()
+    existing = panel.store.existing_keys(engine, keys, acting) if keys else set()
     checked = imports.check_rows(rows, existing, panel.inputs)
-    return panel.store.import_records(engine, checked)
+    return panel.store.import_records(engine, checked, acting)
 
 
 def _answer(

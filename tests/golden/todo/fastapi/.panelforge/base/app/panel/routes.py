@@ -17,10 +17,12 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.db import LoopReader
+from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 
 from .accept import wants_json
+from .authorize import actor, authorize_record
 from .bodies import read_body
 from .guards import PANEL_GUARDS
 from .redirects import back, see_other
@@ -55,7 +57,9 @@ async def mass_delete(request: Request, panel: Panel) -> Response:
     """Delete the records listed in ``ids``, all in one transaction."""
     body = await read_body(request, _settings(request).max_body_size)
     keys = panel.inputs.ids(body, request.query_params.multi_items())
-    deleted = await run_in_threadpool(panel.store.delete_many, _engine(request), keys)
+    deleted = await run_in_threadpool(
+        panel.store.delete_many, _engine(request), keys, actor(request, panel)
+    )
     if not wants_json(request):
         noun = "record" if deleted == 1 else "records"
         return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
@@ -70,7 +74,7 @@ async def index(request: Request, panel: Panel) -> Response:
     params = request.query_params.multi_items()
     query = panel.list_query(params, paging_modes=True)
     rows, total = await run_in_threadpool(
-        panel.store.list_page, _engine(request), query
+        panel.store.list_page, _engine(request), query, actor(request, panel)
     )
     body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
     return json_response(body)
@@ -81,7 +85,9 @@ async def store(request: Request, panel: Panel) -> Response:
     """Create a record."""
     body = await read_body(request, _settings(request).max_body_size)
     values = panel.inputs.for_create(body)
-    record = await run_in_threadpool(panel.store.create, _engine(request), values)
+    record = await run_in_threadpool(
+        panel.store.create, _engine(request), values, actor(request, panel)
+    )
     key = record[panel.resource.key_name()]
     if not wants_json(request):
         return back(request, _index_page(panel), "Saved.")
@@ -100,9 +106,14 @@ async def show(request: Request, panel: Panel) -> Response:
     if not wants_json(request):
         return see_other(page_url(panel.uri, "detail-page", key))
     reader: LoopReader | None = request.app.state.reader
-    if reader is not None:  # SQLite: a read takes less than a hop to the pool
-        return json_response(panel.store.read(reader, key))
-    record = await run_in_threadpool(panel.store.fetch, _engine(request), key)
+    lifecycle = panel.lifecycle
+    if reader is not None and not lifecycle.scoped:
+        record = panel.store.read(reader, key)  # SQLite: quicker than a pool hop
+    else:
+        record = await run_in_threadpool(
+            panel.store.fetch, _engine(request), key, actor(request, panel)
+        )
+    await authorize_record(request, panel, VIEW, record)
     return json_response(record)
 
 
@@ -112,7 +123,9 @@ async def update(request: Request, panel: Panel) -> Response:
     key = panel.key(request.path_params["resourceItem"])
     body = await read_body(request, _settings(request).max_body_size)
     values = panel.inputs.for_update(without_blank_secrets(type(panel.resource), body))
-    record = await run_in_threadpool(panel.store.update, _engine(request), key, values)
+    record = await run_in_threadpool(
+        panel.store.update, _engine(request), key, values, actor(request, panel)
+    )
     if not wants_json(request):
         return back(request, _index_page(panel), "Saved.")
     return saved_response(record, redirect=form_page_url(panel.uri, key))
@@ -122,7 +135,9 @@ async def update(request: Request, panel: Panel) -> Response:
 async def destroy(request: Request, panel: Panel) -> Response:
     """Delete a record."""
     key = panel.key(request.path_params["resourceItem"])
-    await run_in_threadpool(panel.store.delete, _engine(request), key)
+    await run_in_threadpool(
+        panel.store.delete, _engine(request), key, actor(request, panel)
+    )
     if not wants_json(request):
         return back(request, _index_page(panel), "Deleted.")
     return deleted_response()

@@ -4,6 +4,10 @@ Statements are built once, when the store is created; a request only adds its ow
 conditions. Each public method is one unit of work for one threadpool hop: it takes the
 engine, runs one transaction and returns plain dicts, in field declaration order. The
 exception is ``read``: one record through an SQLite ``LoopReader``, on the event loop.
+
+Every method takes the ``Actor`` of the request (``panel_core.lifecycle``): its scope
+narrows what the method may reach, and the resource's hooks run inside each write's
+transaction. A resource that customises nothing pays nothing for it.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ from sqlalchemy.exc import IntegrityError
 from app.core.db import LoopReader, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
+from panel_core.abilities import DELETE, UPDATE
 from panel_core.inputs import stored_forms
+from panel_core.lifecycle import Actor
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -76,6 +82,7 @@ class Store(BulkMethods):
     ) -> None:
         self.label = label
         self._relations = tuple(relations)
+        self._model = resource.model
         self._key = table.c[resource.key_name()]
         self._names = tuple(f.name for f in resource.readable_fields)
         columns = [table.c[name] for name in self._names]
@@ -117,14 +124,14 @@ class Store(BulkMethods):
         )
 
     def list_page(
-        self, engine: Engine, query: ListQuery
+        self, engine: Engine, query: ListQuery, actor: Actor
     ) -> tuple[list[Record], int | None]:
         """The rows of one page of ``query`` and how many match (``None``: not counted).
 
         Reads ``query.limit`` rows (one past the page unless counted exactly), in
         reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
         """
-        conditions = self._conditions(query)
+        conditions = self._conditions(query) + self.scope(actor)
         total: int | None = None
         with transaction(engine) as connection:
             if query.total == EXACT and not query.keyset:
@@ -170,67 +177,105 @@ class Store(BulkMethods):
             estimate = None
         return max(int(found), int(estimate or 0))
 
-    def fetch(self, engine: Engine, key: Any) -> Record:
-        """The record with ``key``."""
+    def scope(self, actor: Actor | None) -> list[ColumnElement[bool]]:
+        """The conditions keeping ``actor`` to the records its scope lets it reach."""
+        if actor is None or not actor.lifecycle.scoped:
+            return []
+        reachable = actor.scope(select(self._model))
+        return [self._key.in_(reachable.with_only_columns(self._key))]
+
+    def fetch(self, engine: Engine, key: Any, actor: Actor | None = None) -> Record:
+        """The record with ``key`` (within ``actor``'s scope)."""
         with transaction(engine) as connection:
-            row = connection.execute(self._select_one, {"key": key}).first()
-        if row is None:
-            raise self._not_found(key)
-        return dict(zip(self._names, row, strict=True))
+            return self._fetch_in(connection, key, actor)
 
     def read(self, reader: LoopReader, key: Any) -> Record:
-        """``fetch`` on the event loop, through an SQLite ``LoopReader``."""
+        """``fetch`` on the event loop, through an SQLite ``LoopReader`` (no scope)."""
         row = reader.first(self._select_one, {"key": key})
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
 
-    def create(self, engine: Engine, values: Mapping[str, Any]) -> Record:
-        """Insert a record; the database allocates its key."""
-        values = self._prepare(values)
-        try:
-            with transaction(engine, writes=True) as connection:
-                self._check_relations(connection, values)
-                self._check_unique(connection, values, None)
-                row = connection.execute(self._insert, values).one()
-        except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
-        return self._returned(row)
-
-    def update(self, engine: Engine, key: Any, values: Mapping[str, Any]) -> Record:
-        """Change the given fields of the record with ``key``; the others stay."""
-        values = self._prepare(values)
-        if not values:
-            return self.fetch(engine, key)
-        statement = self._update.where(self._key == key).values(values)
-        try:
-            with transaction(engine, writes=True) as connection:
-                self._check_relations(connection, values)
-                self._check_unique(connection, values, key)
-                row = connection.execute(statement).first()
-        except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
+    def _fetch_in(
+        self, connection: Connection, key: Any, actor: Actor | None
+    ) -> Record:
+        scope = self.scope(actor)
+        statement = self._select_one.where(*scope) if scope else self._select_one
+        row = connection.execute(statement, {"key": key}).first()
         if row is None:
             raise self._not_found(key)
-        return self._returned(row)
+        return dict(zip(self._names, row, strict=True))
 
-    def delete(self, engine: Engine, key: Any) -> None:
+    def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
+        """Insert a record; the database allocates its key."""
+        try:
+            with transaction(engine, writes=True) as connection:
+                values = self._prepare(actor.before_creating(dict(values)))
+                self._check_relations(connection, values)
+                self._check_unique(connection, values, None)
+                record = self._returned(connection.execute(self._insert, values).one())
+                actor.notify("after_created", record)
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+        return record
+
+    def update(
+        self, engine: Engine, key: Any, values: Mapping[str, Any], actor: Actor
+    ) -> Record:
+        """Change the given fields of the record with ``key``; the others stay."""
+        values = dict(values)
+        try:
+            with transaction(engine, writes=True) as connection:
+                if actor.lifecycle.needs_record(UPDATE):
+                    current = self._fetch_in(connection, key, actor)
+                    actor.authorize_record(UPDATE, current)
+                    values = actor.before_updating(current, values)
+                values = self._prepare(values)
+                if not values:
+                    return self._fetch_in(connection, key, actor)
+                self._check_relations(connection, values)
+                self._check_unique(connection, values, key)
+                statement = self._update.where(self._key == key, *self.scope(actor))
+                row = connection.execute(statement.values(values)).first()
+                if row is None:
+                    raise self._not_found(key)
+                record = self._returned(row)
+                actor.notify("after_updated", record)
+        except IntegrityError:
+            raise Conflict("The record conflicts with existing data.") from None
+        return record
+
+    def delete(self, engine: Engine, key: Any, actor: Actor) -> None:
         """Delete the record with ``key``."""
         try:
             with transaction(engine, writes=True) as connection:
-                deleted = connection.execute(self._delete, {"key": key}).rowcount
+                record = None
+                if actor.lifecycle.needs_record(DELETE):
+                    record = self._fetch_in(connection, key, actor)
+                    actor.authorize_record(DELETE, record)
+                    actor.notify("before_deleting", record)
+                statement = self._delete.where(*self.scope(actor))
+                if not connection.execute(statement, {"key": key}).rowcount:
+                    raise self._not_found(key)
+                if record is not None:
+                    actor.notify("after_deleted", record)
         except IntegrityError:
             raise Conflict(
                 f"{self.label} {key} cannot be deleted: other records refer to it."
             ) from None
-        if not deleted:
-            raise self._not_found(key)
 
-    def delete_many(self, engine: Engine, keys: Sequence[Any]) -> int:
+    def delete_many(self, engine: Engine, keys: Sequence[Any], actor: Actor) -> int:
         """Delete the records with these keys, all or none; unknown keys are skipped."""
         try:
             with transaction(engine, writes=True) as connection:
-                return connection.execute(self._delete_many, {"keys": keys}).rowcount
+                keys = actor.before_mass_deleting(keys)
+                scope = self.scope(actor)
+                if scope or "after_mass_deleted" in actor.lifecycle.hooks:
+                    found = select(self._key).where(self._key.in_(keys), *scope)
+                    keys = list(connection.execute(found).scalars())
+                deleted = connection.execute(self._delete_many, {"keys": keys})
+                actor.notify("after_mass_deleted", list(keys))
+                return deleted.rowcount
         except IntegrityError:
             raise Conflict(
                 "Nothing was deleted: other records refer to some of these."

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
+from panel_core.abilities import UPDATE, VIEW
 from panel_core.pages import FRAGMENTS
 from panel_core.resource_pages import (
     Errors,
@@ -26,7 +27,8 @@ from panel_core.resource_pages import (
 )
 from panel_core.resource_pages import index_context as build_index_context
 
-from .choices import load_labels, load_options, targets
+from .authorize import actor, authorize_record, page_abilities
+from .choices import Target, load_labels, load_options, targets
 from .errors import NotFound
 from .registry import PanelResource, Registry
 from .templating import render, render_partial
@@ -42,23 +44,37 @@ def _registry(request: Request) -> Registry:
     return registry
 
 
+def _pickers(request: Request, found: list[Target]) -> dict[str, Any]:
+    """The user acting on each related resource, whose scope limits the options."""
+    return {target.field: actor(request, target.panel) for target in found}
+
+
 async def index_context(request: Request, panel: PanelResource) -> dict[str, Any]:
     """Everything the index page shows: table, pages, search, tags and filters."""
     params = list_params(request.query_params.multi_items())
     query = panel.list_query(params)
     found = targets(_registry(request), panel)
     engine = _engine(request)
+    acting, pickers = actor(request, panel), _pickers(request, found)
 
     def load() -> tuple[list[dict[str, Any]], Any, Any, Any]:
-        items, total = panel.store.list_page(engine, query)
+        items, total = panel.store.list_page(engine, query, acting)
         with transaction(engine) as connection:
             labels = load_labels(connection, found, items)
-            options = load_options(connection, found)
+            options = load_options(connection, found, pickers)
         return items, total, labels, options
 
     items, total, labels, options = await run_in_threadpool(load)
+    can = await page_abilities(request, panel)
     return build_index_context(
-        panel, params, query, items=items, total=total, labels=labels, options=options
+        panel,
+        params,
+        query,
+        items=items,
+        total=total,
+        labels=labels,
+        options=options,
+        can=can,
     )
 
 
@@ -80,15 +96,19 @@ async def form_page(
     """The create form (no ``key``) or the edit form; ``values`` are kept on errors."""
     found = targets(_registry(request), panel)
     engine = _engine(request)
+    acting, pickers = actor(request, panel), _pickers(request, found)
 
     def load() -> tuple[dict[str, Any] | None, Any]:
-        record = panel.store.fetch(engine, key) if key is not None else None
+        record = None if key is None else panel.store.fetch(engine, key, acting)
         with transaction(engine) as connection:
-            return record, load_options(connection, found)
+            return record, load_options(connection, found, pickers)
 
     record, options = await run_in_threadpool(load)
+    if record is not None:
+        await authorize_record(request, panel, UPDATE, record)
+    can = await page_abilities(request, panel, record)
     context = form_context(
-        panel, record, options, key=key, values=values, errors=errors
+        panel, record, options, key=key, values=values, errors=errors, can=can
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status_code=status_code)
@@ -98,14 +118,17 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
     """One record: every field that is ever shown, and its actions."""
     found = targets(_registry(request), panel)
     engine = _engine(request)
+    acting = actor(request, panel)
 
     def load() -> tuple[dict[str, Any], Any]:
-        record = panel.store.fetch(engine, key)
+        record = panel.store.fetch(engine, key, acting)
         with transaction(engine) as connection:
             return record, load_labels(connection, found, [record])
 
     record, labels = await run_in_threadpool(load)
-    context = detail_context(panel, key, record, labels)
+    await authorize_record(request, panel, VIEW, record)
+    can = await page_abilities(request, panel, record)
+    context = detail_context(panel, key, record, labels, can)
     return render(request, resource_templates(panel.uri, "detail.html"), context)
 
 
