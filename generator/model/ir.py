@@ -131,6 +131,11 @@ class Resource:
         """Return the field called ``name``."""
         return next(f for f in self.fields if f.name == name)
 
+    def is_read_only(self, field: Field) -> bool:
+        """Whether no request sets ``field``: read-only itself, or listed in
+        ``readonly`` (keys are decided apart: a supplied key is given once)."""
+        return field.read_only or field.name in self.readonly_fields
+
 
 @dataclass(frozen=True)
 class Role:
