@@ -24,7 +24,7 @@ JSON_ONLY = (
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ERRORS = {
     "401": "Unauthorized",
-    "403": "CsrfTokenMismatch",
+    "403": "Forbidden",
     "404": "NotFound",
     "406": "NotAcceptable",
     "409": "Conflict",
@@ -45,8 +45,9 @@ _CURSOR = (
     "with `page`, nor with a sort on a field that can be null."
 )
 
-# What every operation that reads a body can answer besides success.
-_BODY_ERRORS = ("401", "406", "413", "415", "422")
+# What every operation that reads a body can answer besides success; 403: the user's
+# role may not (and, with session logins, a write without the CSRF token).
+_BODY_ERRORS = ("401", "403", "406", "413", "415", "422")
 
 Doc = dict[str, Any]
 
@@ -75,11 +76,6 @@ class ResourceContext:
     jwt: bool
     max_per_page: int | None = None  # the app-wide cap, if lower than the resource's
     max_ids: int = MASS_DELETE_LIMIT
-
-    @property
-    def csrf_errors(self) -> tuple[str, ...]:
-        """With session logins (no JWT) a write needs the CSRF token: 403 without."""
-        return () if self.jwt else ("403",)
 
 
 def content(schema_name: str) -> Doc:
@@ -218,7 +214,7 @@ def _list_operation(ctx: ResourceContext) -> Doc:
             "application/json": {"schema": {"oneOf": [schemas.ref(n) for n in pages]}}
         },
     }
-    responses = by_status({"200": page}, "401", "406", "422")
+    responses = by_status({"200": page}, "401", "403", "406", "422")
     return _operation(
         ctx, "crud.index", "list", parameters=parameters, responses=responses
     )
@@ -227,7 +223,7 @@ def _list_operation(ctx: ResourceContext) -> Doc:
 def _store_operation(ctx: ResourceContext) -> Doc:
     location = header("URL of the new record.", "string")
     created = reply("Created.", f"{ctx.model}SaveResponse", Location=location)
-    responses = by_status({"201": created}, *_BODY_ERRORS, *ctx.csrf_errors)
+    responses = by_status({"201": created}, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Create")
     return _operation(
         ctx, "crud.store", "create", requestBody=body, responses=responses
@@ -244,7 +240,7 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
     text = "Keys of the records to delete: `?ids[]=1&ids[]=2`."
     param = _query("ids[]", text, ids, required=True, style="form", explode=True)
     deleted = reply("Deleted.", "MassDeleteResponse")
-    responses = by_status({"200": deleted}, "409", *_BODY_ERRORS, *ctx.csrf_errors)
+    responses = by_status({"200": deleted}, "409", *_BODY_ERRORS)
     return _operation(
         ctx, "crud.massDelete", "delete many", parameters=[param], responses=responses
     )
@@ -252,20 +248,20 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
 
 def _show_operation(ctx: ResourceContext) -> Doc:
     record = reply("The record.", ctx.model)
-    responses = by_status({"200": record}, "401", "404", "406")
+    responses = by_status({"200": record}, "401", "403", "404", "406")
     return _operation(ctx, "crud.show", "show", responses=responses)
 
 
 def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
     saved = reply("Saved.", f"{ctx.model}SaveResponse")
-    responses = by_status({"200": saved}, "404", *_BODY_ERRORS, *ctx.csrf_errors)
+    responses = by_status({"200": saved}, "404", *_BODY_ERRORS)
     body = _body(f"{ctx.model}Update")
     return _operation(ctx, route, summary, requestBody=body, responses=responses)
 
 
 def _destroy_operation(ctx: ResourceContext) -> Doc:
     deleted = reply("Deleted.", "DeleteResponse")
-    errors = ("401", "404", "406", "409", *ctx.csrf_errors)
+    errors = ("401", "403", "404", "406", "409")
     responses = by_status({"200": deleted}, *errors)
     return _operation(ctx, "crud.destroy", "delete", responses=responses)
 

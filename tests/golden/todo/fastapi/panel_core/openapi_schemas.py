@@ -108,15 +108,30 @@ def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> S
     return schema
 
 
+def read_only_names(resource: type[Resource]) -> frozenset[str]:
+    """Fields no request sets: declared read-only, or named in ``readonly_fields``."""
+    named = getattr(resource, "readonly_fields", ())
+    return frozenset(f.name for f in resource.fields if f.read_only) | set(named)
+
+
 def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
-    """A record as the API returns it: every readable field, always present."""
-    properties = {f.name: property_schema(f, v30=v30) for f in resource.readable_fields}
+    """A record as the API returns it: every readable field, always present.
+
+    Fields no request sets say ``readOnly``.
+    """
+    read_only = read_only_names(resource)
+    properties = {}
+    for f in resource.readable_fields:
+        properties[f.name] = property_schema(f, v30=v30)
+        if f.name in read_only:
+            properties[f.name]["readOnly"] = True
     return {"type": "object", "required": list(properties), "properties": properties}
 
 
 def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema:
     """A create (or update) body: writable fields only, closed to anything else."""
-    fields = resource.writable_fields
+    read_only = read_only_names(resource)
+    fields = [f for f in resource.writable_fields if f.name not in read_only]
     schema: Schema = {"type": "object"}
     # A default fills in what the client leaves out, so such a field is optional.
     required = [f.name for f in fields if f.required and not f.has_default]

@@ -46,6 +46,7 @@ class BookResource(Resource):
     """What the panel shows of Book records, and how."""
 
     uri = "book-resource"
+    name = "Book"
     title = "Books"
     model = Book
     fields = (

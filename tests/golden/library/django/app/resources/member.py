@@ -32,6 +32,7 @@ class MemberResource(Resource):
     """What the panel shows of Member records, and how."""
 
     uri = "member-resource"
+    name = "Member"
     title = "Members"
     model = Member
     fields = (

@@ -46,6 +46,29 @@ __all__ = [
 
 Doc = dict[str, Any]
 AUTH_TAG = "Authentication"
+# The body of a 403 for what the user's role may not do (and of a CSRF refusal).
+UNAUTHORIZED = {"message": "This action is unauthorized."}
+CSRF_MISMATCH = {"message": "CSRF token mismatch."}
+
+
+def _forbidden(*, jwt: bool) -> Doc:
+    """The 403 every resource operation may answer: the role refuses it, or (with
+    session logins) a request changing data came without the CSRF token."""
+    text = "This action is unauthorized: the user's role does not allow it."
+    media: Doc = {"schema": schemas.ref("Message"), "example": dict(UNAUTHORIZED)}
+    if not jwt:
+        text += (
+            " Also when a request that changes data lacks the X-CSRF-Token header "
+            "or it does not match the session's."
+        )
+        media = {
+            "schema": schemas.ref("Message"),
+            "examples": {
+                "unauthorized": {"value": dict(UNAUTHORIZED)},
+                "csrfTokenMismatch": {"value": dict(CSRF_MISMATCH)},
+            },
+        }
+    return {"description": text, "content": {"application/json": media}}
 
 
 def _shared_responses(*, jwt: bool) -> Doc:
@@ -58,6 +81,7 @@ def _shared_responses(*, jwt: bool) -> Doc:
         )
     responses = {
         "Unauthorized": unauthorized,
+        "Forbidden": _forbidden(jwt=jwt),
         "NotFound": reply("No record has this key.", "Message"),
         "NotAcceptable": reply(JSON_ONLY, "Message"),
         "Conflict": reply("Other records still refer to it.", "Message"),
@@ -75,11 +99,6 @@ def _shared_responses(*, jwt: bool) -> Doc:
             "Too many failed logins; retry later.",
             "Message",
             **{"Retry-After": header("Seconds to wait.", "integer")},
-        )
-    else:
-        responses["CsrfTokenMismatch"] = reply(
-            "The X-CSRF-Token header is missing or does not match the session's.",
-            "Message",
         )
     return responses
 

@@ -31,6 +31,7 @@ class AuthorResource(Resource):
     """What the panel shows of Author records, and how."""
 
     uri = "author-resource"
+    name = "Author"
     title = "Authors"
     model = Author
     fields = (

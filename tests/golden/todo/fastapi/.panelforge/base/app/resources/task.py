@@ -30,6 +30,7 @@ class TaskResource(Resource):
     """What the panel shows of Task records, and how."""
 
     uri = "task-resource"
+    name = "Task"
     title = "Tasks"
     model = Task
     fields = (
