@@ -132,8 +132,8 @@ class Resource:
         return next(f for f in self.fields if f.name == name)
 
     def is_read_only(self, field: Field) -> bool:
-        """Whether no request sets ``field``: read-only itself, or listed in
-        ``readonly`` (keys are decided apart: a supplied key is given once)."""
+        """Whether no request sets ``field`` (keys aside): read-only itself, or
+        listed in the resource's ``readonly``."""
         return field.read_only or field.name in self.readonly_fields
 
 
