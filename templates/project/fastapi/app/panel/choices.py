@@ -58,9 +58,7 @@ def load_labels(
     for target in found:
         keys = {r[target.field] for r in rows if r.get(target.field) is not None}
         reach = target.panel.store.scope(actors.get(target.field))
-        statement = select(target.key, target.label).where(
-            target.key.in_(keys), *reach
-        )
+        statement = select(target.key, target.label).where(target.key.in_(keys), *reach)
         result = connection.execute(statement) if keys else []
         labels[target.field] = {key: record_label(key, label) for key, label in result}
     return labels

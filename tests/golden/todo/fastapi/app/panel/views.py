@@ -60,7 +60,7 @@ async def index_context(request: Request, panel: PanelResource) -> dict[str, Any
     def load() -> tuple[list[dict[str, Any]], Any, Any, Any]:
         items, total = panel.store.list_page(engine, query, acting)
         with transaction(engine) as connection:
-            labels = load_labels(connection, found, items)
+            labels = load_labels(connection, found, items, pickers)
             options = load_options(connection, found, pickers)
         return items, total, labels, options
 
@@ -118,12 +118,12 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
     """One record: every field that is ever shown, and its actions."""
     found = targets(_registry(request), panel)
     engine = _engine(request)
-    acting = actor(request, panel)
+    acting, pickers = actor(request, panel), _pickers(request, found)
 
     def load() -> tuple[dict[str, Any], Any]:
         record = panel.store.fetch(engine, key, acting)
         with transaction(engine) as connection:
-            return record, load_labels(connection, found, [record])
+            return record, load_labels(connection, found, [record], pickers)
 
     record, labels = await run_in_threadpool(load)
     await authorize_record(request, panel, VIEW, record)

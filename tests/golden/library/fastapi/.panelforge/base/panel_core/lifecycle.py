@@ -88,6 +88,10 @@ class Actor:
         self._resource = lifecycle.resource
         self._await = awaiter
 
+    def acting_on(self, lifecycle: Lifecycle) -> Actor:
+        """The same user acting on another resource (a relation's target)."""
+        return Actor(lifecycle, self.user, self._await)
+
     def _run(self, answer: Any) -> Any:
         return self._await(answer) if inspect.isawaitable(answer) else answer
 
