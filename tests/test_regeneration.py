@@ -200,6 +200,37 @@ def test_template_upgrades_reach_the_skeleton_and_keep_edits(
     assert commands.check(TODO, project).ok
 
 
+def test_roles_module_is_regenerated_with_the_manifest(
+    project: Path, tmp_path: Path
+) -> None:
+    roles = project / "app" / "roles.py"
+    assert state.read_state(project).owners["app/roles.py"] == "generated"
+    assert roles.read_text().endswith(
+        "ROLES: dict[str, dict[str, tuple[str, ...]]] = {}\n"
+    )
+    changed = tmp_path / "todo.yaml"
+    changed.write_text(
+        TODO.read_text()
+        + '\nroles:\n  viewer: {"*": [view_any, view]}\n'
+        + "  planner: {Task: [view_any, view, create, update]}\n"
+    )
+    update = commands.generate(changed, project)
+    assert [(c.path, c.status) for c in update.reported] == [
+        ("app/roles.py", "updated"),
+    ]
+    assert roles.read_text().endswith(
+        "ROLES: dict[str, dict[str, tuple[str, ...]]] = {\n"
+        '    "viewer": {"*": ("view_any", "view")},\n'
+        '    "planner": {"Task": ("view_any", "view", "create", "update")},\n'
+        "}\n"
+    )
+    assert [r.name for r in state.read_state(project).project.roles] == [
+        "viewer",
+        "planner",
+    ]
+    assert commands.check(changed, project, strict=True).ok
+
+
 def test_the_recorded_manifest_copy_keeps_its_name(project: Path) -> None:
     copy = project / ".panelforge" / "manifest.yaml"
     update = commands.generate(copy, project)

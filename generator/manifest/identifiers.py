@@ -61,7 +61,8 @@ RESERVED_PROJECTS = frozenset(
 # gives them to every resource.
 CUSTOMISATION_NAMES = frozenset(
     (
-        "name index_fields form_fields detail_fields readonly_fields can scope"
+        "name index_fields form_fields detail_fields readonly_fields can scope roles"
+        " index_field_list form_field_list detail_field_list"
         " before_creating after_created before_updating after_updated"
         " before_deleting after_deleted before_mass_deleting after_mass_deleted"
     ).split()

@@ -131,6 +131,11 @@ class Resource:
         """Return the field called ``name``."""
         return next(f for f in self.fields if f.name == name)
 
+    def is_read_only(self, field: Field) -> bool:
+        """Whether no request sets ``field`` (keys aside): read-only itself, or
+        listed in the resource's ``readonly``."""
+        return field.read_only or field.name in self.readonly_fields
+
 
 @dataclass(frozen=True)
 class Role:

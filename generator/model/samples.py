@@ -78,9 +78,7 @@ def sample_payload(
     """
     payload: dict[str, Any] = {}
     for field in resource.fields:
-        if field.read_only or field.is_key and field.type == "integer":
-            continue
-        if field.name in resource.readonly_fields:  # shown, never written by clients
+        if resource.is_read_only(field) or field.is_key and field.type == "integer":
             continue
         if field.is_key and field.format == "uuid":
             continue

@@ -62,7 +62,6 @@ class CheckReport:
     project: ir.Project
     drift: tuple[Drift, ...]
     notes: tuple[str, ...] = ()  # worth saying even when DEST is up to date
-    strict: bool = False
 
     @property
     def problems(self) -> tuple[Drift, ...]:
@@ -91,10 +90,10 @@ def _merged_drift(
     """A generated or shared file that is there (conflict markers found before)."""
     if ours == theirs:
         return None
-    if owner == "shared":
-        return (
-            None if theirs == base else Drift(path, "outdated", "regenerate to merge")
-        )
+    if owner == "shared":  # yours to adapt: only the generator's changes count
+        if theirs == base:
+            return None
+        return Drift(path, "outdated", "regenerate to merge the generator's change")
     if strict:
         return Drift(path, "modified")
     if theirs == base:
@@ -149,8 +148,7 @@ def find_drift(
         if path not in output.files and current.get(path) is None:
             drift.append(Drift(path, "missing", "a migration written before"))
     for path, owner in state.owners.items():
-        ours = current.get(path)
-        if owner in MERGED_OWNERS and path not in output.files and ours:
+        if owner in MERGED_OWNERS and path not in output.files and current.get(path):
             drift.append(Drift(path, "extra", "the manifest no longer generates it"))
     if internal:
         drift.append(Drift(f"{STATE_DIR}/", "outdated", "the recorded state differs"))

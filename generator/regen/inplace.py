@@ -118,7 +118,7 @@ def check_in_place(
         strict=strict,
     )
     drift += spec_drift(project, output, current)
-    return CheckReport(project, tuple(sorted(drift, key=_by_path)), strict=strict)
+    return CheckReport(project, tuple(sorted(drift, key=_by_path)))
 
 
 def _by_path(drift: Drift) -> tuple[str, str]:

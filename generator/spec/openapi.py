@@ -83,8 +83,9 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         for t in resource.query_tags
     )
     body_module = f"{KERNEL_PACKAGE}.generated"
-    # What the generated declaration says, attribute for attribute: the kernel derives
-    # the rest (``readonly_fields`` makes fields read-only) as it does in the project.
+    # What the generated declaration says, attribute for attribute, so the kernel
+    # derives the rest (``readonly_fields``: fields no request sets) as it does in
+    # the project.
     body: dict[str, Any] = {
         "__module__": body_module,
         "uri": resource.uri,

@@ -244,6 +244,14 @@ def test_the_scope_hides_records_from_every_route(
         form = staff.get(page(APPOINTMENT, "form-page"), headers=HTML)
         assert form.status_code == 200, form.text
         assert "Nora North" in form.text and "Sam South" not in form.text
+        # …and a record outside the scope cannot be chosen.
+        chosen = staff.post(crud(APPOINTMENT), json={"patient": south["id"]})
+        assert chosen.status_code == 422, chosen.text
+        assert chosen.json()["errors"] == {
+            "patient": ["The selected Patient is invalid."]
+        }
+        allowed = staff.post(crud(APPOINTMENT), json={"patient": north["id"]})
+        assert allowed.status_code == 201, allowed.text
     with clinic.api() as admin:
         assert admin.get(hidden).status_code == 200
 

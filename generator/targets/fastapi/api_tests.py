@@ -51,7 +51,8 @@ def _sampled_fields(resource: ir.Resource) -> list[ir.Field]:
     return [
         f
         for f in resource.fields
-        if not (f.read_only or f.is_key or f.relation) and sample(f) is not None
+        if not (resource.is_read_only(f) or f.is_key or f.relation)
+        and sample(f) is not None
     ]
 
 
@@ -149,7 +150,9 @@ def _required_constants(resource: ir.Resource) -> Constants:
     required = [
         f
         for f in resource.fields
-        if f.required and not f.has_default and not (f.read_only or f.is_key)
+        if f.required
+        and not f.has_default
+        and not (resource.is_read_only(f) or f.is_key)
     ]
     if not required:
         return []
@@ -233,7 +236,8 @@ def _cases(constants: Constants, resource: ir.Resource) -> dict[str, bool]:
 def _round_trips(resource: ir.Resource) -> bool:
     """Whether a CSV export imports back as it was: nothing it cannot write back."""
     return not any(
-        (f.format == "password" and f.required) or (f.read_only and not f.is_key)
+        (f.format == "password" and f.required)
+        or (resource.is_read_only(f) and not f.is_key)
         for f in resource.fields
     )
 

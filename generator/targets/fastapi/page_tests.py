@@ -28,7 +28,7 @@ def script_field(resource: ir.Resource) -> ir.Field | None:
         fits = (field.max_length is None or field.max_length >= len(SCRIPT)) and (
             field.min_length is None or field.min_length <= len(SCRIPT)
         )
-        writable = not (field.read_only or field.is_key or field.relation)
+        writable = not (resource.is_read_only(field) or field.is_key or field.relation)
         if plain and fits and writable and not (field.pattern or field.enum):
             return field
     return None

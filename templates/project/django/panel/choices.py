@@ -18,7 +18,6 @@ from panel_core import fields as kernel
 from panel_core.choices import MAX_OPTIONS, label_field, record_label
 from panel_core.lifecycle import Actor
 
-from .acting import acting_on
 from .registry import PanelResource, registry
 
 Labels = dict[str, dict[Any, str]]
@@ -36,7 +35,7 @@ class Target:
         """The key and label of every record ``acting``'s user may reach there."""
         resource = self.panel.resource
         records = resource.model._default_manager.all()
-        reachable = acting_on(acting, self.panel.lifecycle).scope(records)
+        reachable = acting.acting_on(self.panel.lifecycle).scope(records)
         return reachable.values_list(resource.key_name(), self.label)
 
 

@@ -17,10 +17,9 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.db import LoopReader
+from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
-
-from panel_core.abilities import VIEW
 
 from .accept import wants_json
 from .authorize import actor, authorize_record

@@ -39,11 +39,14 @@ class Registry(kernel.Registry[Store]):
             max_ids=max_ids,
             roles=roles,
         )
+        # Relation checks narrow their targets by the targets' scopes.
+        for panel in self:
+            panel.store.link_targets({p.uri: p for p in self})
 
 
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:
     relations = [
-        Relation(field.name, field.label, _exists(target))
+        Relation(field.name, field.label, _exists(target), target.uri)
         for field, target in kernel.relations(cls, classes)
     ]
     return Store(cls, _table(cls), label=cls.model.__name__, relations=relations)

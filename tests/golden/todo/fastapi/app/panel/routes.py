@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.db import LoopReader
+from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 

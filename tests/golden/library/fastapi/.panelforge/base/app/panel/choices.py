@@ -47,13 +47,18 @@ def load_labels(
     connection: Connection,
     found: Iterable[Target],
     records: Iterable[Mapping[str, Any]],
+    actors: Mapping[str, Actor],
 ) -> Labels:
-    """For each field, the labels of the related records ``records`` refer to."""
+    """For each field, the labels of the related records ``records`` refer to.
+
+    Records outside the user's scope of their resource get no label (their key shows).
+    """
     rows = list(records)
     labels: Labels = {}
     for target in found:
         keys = {r[target.field] for r in rows if r.get(target.field) is not None}
-        statement = select(target.key, target.label).where(target.key.in_(keys))
+        reach = target.panel.store.scope(actors.get(target.field))
+        statement = select(target.key, target.label).where(target.key.in_(keys), *reach)
         result = connection.execute(statement) if keys else []
         labels[target.field] = {key: record_label(key, label) for key, label in result}
     return labels
