@@ -18,7 +18,6 @@ from panel_core import fields as kernel
 from panel_core.choices import MAX_OPTIONS, label_field, record_label
 from panel_core.lifecycle import Actor
 
-from .acting import acting_on
 from .registry import PanelResource, registry
 
 Labels = dict[str, dict[Any, str]]
@@ -33,12 +32,11 @@ class Target:
     label: str
 
     def rows(self, acting: Actor) -> QuerySet[Any, tuple[Any, Any]]:
-        """The key and label of every record ``acting``'s user may reach."""
+        """The key and label of every record ``acting``'s user may reach there."""
         resource = self.panel.resource
-        records = acting_on(acting, self.panel.lifecycle).scope(
-            resource.model._default_manager.all()
-        )
-        return records.values_list(resource.key_name(), self.label)
+        records = resource.model._default_manager.all()
+        reachable = acting.acting_on(self.panel.lifecycle).scope(records)
+        return reachable.values_list(resource.key_name(), self.label)
 
 
 def targets(panel: PanelResource) -> list[Target]:
@@ -46,10 +44,9 @@ def targets(panel: PanelResource) -> list[Target]:
     found = []
     for field in type(panel.resource).readable_fields:
         if isinstance(field, kernel.BelongsTo):
-            target = registry().get(field.resource)
-            found.append(
-                Target(field.name, target, label_field(type(target.resource)).name)
-            )
+            related = registry().get(field.resource)
+            label = label_field(type(related.resource)).name
+            found.append(Target(field.name, related, label))
     return found
 
 

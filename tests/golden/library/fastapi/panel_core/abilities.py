@@ -59,9 +59,18 @@ class Roles:
             raise UnknownRole(f"unknown role {role!r} (choose one of: {choices})")
         return role
 
+    @property
+    def declared(self) -> bool:
+        """Whether the manifest declares roles; without any, every user is an admin."""
+        return bool(self._grants)
+
     def allows(self, role: str | None, resource: str, ability: str) -> bool:
-        """Whether ``role`` grants ``ability`` on the resource named ``resource``."""
-        if role == ADMIN:
+        """Whether ``role`` grants ``ability`` on the resource named ``resource``.
+
+        A role the manifest does not declare grants nothing, unless it declares none:
+        then ``admin`` is the only role there is, and everyone has it.
+        """
+        if role == ADMIN or not self._grants:
             return True
         grants = self._grants.get(role or "")
         if grants is None:

@@ -15,7 +15,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from django.http import HttpRequest
 
-from panel_core.lifecycle import Actor, Lifecycle
+from panel_core.lifecycle import Actor
 from panel_core.registry import PanelResource
 
 
@@ -36,8 +36,3 @@ def panel_user(request: HttpRequest) -> Any:
 def actor(request: HttpRequest, panel: PanelResource[Any]) -> Actor:
     """The request's user acting on ``panel``."""
     return panel.actor(panel_user(request), wait_for)
-
-
-def acting_on(acting: Actor, lifecycle: Lifecycle) -> Actor:
-    """The same user acting on another resource (a relation's target)."""
-    return lifecycle.actor(acting.user, wait_for)

@@ -39,7 +39,6 @@ from panel_core.query import (
 )
 from panel_core.resource import Resource
 
-from .acting import acting_on
 from .prepared import PreparedQuery
 from .store_bulk import BulkMethods
 
@@ -320,7 +319,7 @@ class Store(BulkMethods):
             targets = relation.target._default_manager.all()
             lifecycle = self._targets.get(relation.field)
             if lifecycle is not None and lifecycle.scoped:
-                targets = acting_on(actor, lifecycle).scope(targets)
+                targets = actor.acting_on(lifecycle).scope(targets)
             if not targets.filter(pk=value).exists():
                 errors[relation.field] = [f"The selected {relation.label} is invalid."]
         if errors:

@@ -89,13 +89,7 @@ def _derive(cls: type[Resource]) -> None:
         raise DeclarationError(
             f"{where}: fields declared twice: {', '.join(duplicates)}"
         )
-    for name in cls.readonly_fields:
-        if name not in names:
-            raise DeclarationError(f"{where}: readonly_fields names unknown {name!r}")
-    cls.fields = tuple(
-        replace(f, read_only=True) if f.name in cls.readonly_fields else f
-        for f in cls.fields
-    )
+    cls.fields = _read_only(cls, where, names)
     cls.key_field = keys[0]
     cls.field_map = MappingProxyType({f.name: f for f in cls.fields})
     cls.writable_fields = tuple(f for f in cls.fields if f.writable)
@@ -110,6 +104,22 @@ def _derive(cls: type[Resource]) -> None:
     cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
     if not cls.default_sort:
         cls.default_sort = "-" + cls.key_field.name
+    _check_lookups(cls, where)
+
+
+def _read_only(cls: type[Resource], where: str, names: list[str]) -> tuple[Field, ...]:
+    """The fields, those named in ``readonly_fields`` made read-only."""
+    for name in cls.readonly_fields:
+        if name not in names:
+            raise DeclarationError(f"{where}: readonly_fields names unknown {name!r}")
+    return tuple(
+        replace(f, read_only=True) if f.name in cls.readonly_fields else f
+        for f in cls.fields
+    )
+
+
+def _check_lookups(cls: type[Resource], where: str) -> None:
+    """Refuse a search or query tag naming a field the resource does not have."""
     for name in cls.search:
         if name not in cls.field_map:
             raise DeclarationError(f"{where}: search names unknown field {name!r}")

@@ -67,6 +67,7 @@ class Relation:
     field: str
     label: str
     exists: Select[Any]
+    target: str  # the URI key of the resource it belongs to
 
 
 class Store(BulkMethods):
@@ -82,6 +83,7 @@ class Store(BulkMethods):
     ) -> None:
         self.label = label
         self._relations = tuple(relations)
+        self._targets: Mapping[str, Any] = {}
         self._model = resource.model
         self._key = table.c[resource.key_name()]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -177,6 +179,10 @@ class Store(BulkMethods):
             estimate = None
         return max(int(found), int(estimate or 0))
 
+    def link_targets(self, panels: Mapping[str, Any]) -> None:
+        """The registered resources by URI key, whose scopes bound the relations."""
+        self._targets = panels
+
     def scope(self, actor: Actor | None) -> list[ColumnElement[bool]]:
         """The conditions keeping ``actor`` to the records its scope lets it reach."""
         if actor is None or not actor.lifecycle.scoped:
@@ -196,7 +202,9 @@ class Store(BulkMethods):
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
 
-    def _fetch_in(self, connection: Connection, key: Any, actor: Actor | None) -> Record:
+    def _fetch_in(
+        self, connection: Connection, key: Any, actor: Actor | None
+    ) -> Record:
         scope = self.scope(actor)
         statement = self._select_one.where(*scope) if scope else self._select_one
         row = connection.execute(statement, {"key": key}).first()
@@ -209,7 +217,7 @@ class Store(BulkMethods):
         try:
             with transaction(engine, writes=True) as connection:
                 values = self._prepare(actor.before_creating(dict(values)))
-                self._check_relations(connection, values)
+                self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
                 record = self._returned(connection.execute(self._insert, values).one())
                 actor.notify("after_created", record)
@@ -231,7 +239,7 @@ class Store(BulkMethods):
                 values = self._prepare(values)
                 if not values:
                     return self._fetch_in(connection, key, actor)
-                self._check_relations(connection, values)
+                self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, key)
                 statement = self._update.where(self._key == key, *self.scope(actor))
                 row = connection.execute(statement.values(values)).first()
@@ -335,14 +343,20 @@ class Store(BulkMethods):
         return prepared
 
     def _check_relations(
-        self, connection: Connection, values: Mapping[str, Any]
+        self, connection: Connection, values: Mapping[str, Any], actor: Actor
     ) -> None:
+        """422 for a relation to a record that does not exist, or is out of scope."""
         errors: dict[str, list[str]] = {}
         for relation in self._relations:
             value = values.get(relation.field)
             if value is None:
                 continue
-            if connection.execute(relation.exists, {"key": value}).first() is None:
+            exists = relation.exists
+            target = self._targets.get(relation.target)
+            if target is not None and target.lifecycle.scoped:
+                reach = target.store.scope(actor.acting_on(target.lifecycle))
+                exists = exists.where(*reach)
+            if connection.execute(exists, {"key": value}).first() is None:
                 errors[relation.field] = [f"The selected {relation.label} is invalid."]
         if errors:
             raise InvalidInput(errors)

@@ -33,14 +33,18 @@ async def authorized(request: Request) -> None:
         return
     registry: Registry = request.app.state.registry
     panel = registry.get(params["resourceUri"])
-    if panel.lifecycle.record_rules and ability in RECORD_ABILITIES:
-        if "resourceItem" in params:
-            return  # asked with the record, once it is read
+    if panel.lifecycle.open:
+        return
+    per_record = panel.lifecycle.record_rules and ability in RECORD_ABILITIES
+    if per_record and "resourceItem" in params:
+        return  # asked with the record, once it is read
     if not await allowed(panel, current_user(request), ability):
         raise Forbidden()
 
 
-async def allowed(panel: PanelResource, user: Any, ability: str, record: Any = None) -> bool:
+async def allowed(
+    panel: PanelResource, user: Any, ability: str, record: Any = None
+) -> bool:
     """Whether ``user`` may ``ability`` on ``panel`` (``can`` may be async)."""
     answer = panel.resource.can(ability, user, record)
     if inspect.isawaitable(answer):
@@ -52,9 +56,10 @@ async def authorize_record(
     request: Request, panel: PanelResource, ability: str, record: Any
 ) -> None:
     """Refuse with 403 a record a user-written ``can`` refuses (``authorized`` did not)."""
-    if panel.lifecycle.record_rules:
-        if not await allowed(panel, current_user(request), ability, record):
-            raise Forbidden()
+    if not panel.lifecycle.record_rules:
+        return
+    if not await allowed(panel, current_user(request), ability, record):
+        raise Forbidden()
 
 
 async def page_abilities(

@@ -53,7 +53,7 @@ class BulkMethods:
         def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
 
         def _check_relations(
-            self, connection: Connection, values: Mapping[str, Any]
+            self, connection: Connection, values: Mapping[str, Any], actor: Actor
         ) -> None: ...
 
     def iter_batches(
@@ -125,7 +125,7 @@ class BulkMethods:
     ) -> list[str]:
         if key is None:
             values = self._prepare(actor.before_creating(values))
-            self._check_relations(connection, values)
+            self._check_relations(connection, values, actor)
             row = connection.execute(self._insert, values).one()
             actor.notify("after_created", self._returned(row))
             return []
@@ -134,7 +134,7 @@ class BulkMethods:
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
         values = self._prepare(values)
-        self._check_relations(connection, values)
+        self._check_relations(connection, values, actor)
         if values:
             statement = self._update.where(self._key == key, *self.scope(actor))
             row = connection.execute(statement.values(values)).first()

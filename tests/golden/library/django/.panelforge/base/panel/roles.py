@@ -30,7 +30,7 @@ def declared_roles() -> Roles:
 
 def roles_declared() -> bool:
     """Whether the manifest declares roles (else every user is ``admin``)."""
-    return declared_roles().names != (ADMIN,)
+    return declared_roles().declared
 
 
 def stored_role(user: Any) -> str | None:

@@ -36,6 +36,8 @@ def authorize_route(
     if ability is None:
         return
     panel = registry().get(params["resourceUri"])
+    if panel.lifecycle.open:
+        return  # no roles declared and no rule of the resource's: nothing refuses
     record_rule = panel.lifecycle.record_rules and ability in RECORD_ABILITIES
     if record_rule and "resourceItem" in params:
         return  # asked with the record, once it is read

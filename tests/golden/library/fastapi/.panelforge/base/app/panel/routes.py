@@ -21,8 +21,6 @@ from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 
-from panel_core.abilities import VIEW
-
 from .accept import wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
+from panel_core.abilities import UPDATE, VIEW
 from panel_core.pages import FRAGMENTS
 from panel_core.resource_pages import (
     Errors,
@@ -25,8 +26,6 @@ from panel_core.resource_pages import (
     resource_templates,
 )
 from panel_core.resource_pages import index_context as build_index_context
-
-from panel_core.abilities import UPDATE, VIEW
 
 from .authorize import actor, authorize_record, page_abilities
 from .choices import Target, load_labels, load_options, targets
@@ -61,7 +60,7 @@ async def index_context(request: Request, panel: PanelResource) -> dict[str, Any
     def load() -> tuple[list[dict[str, Any]], Any, Any, Any]:
         items, total = panel.store.list_page(engine, query, acting)
         with transaction(engine) as connection:
-            labels = load_labels(connection, found, items)
+            labels = load_labels(connection, found, items, pickers)
             options = load_options(connection, found, pickers)
         return items, total, labels, options
 
@@ -119,12 +118,12 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
     """One record: every field that is ever shown, and its actions."""
     found = targets(_registry(request), panel)
     engine = _engine(request)
-    acting = actor(request, panel)
+    acting, pickers = actor(request, panel), _pickers(request, found)
 
     def load() -> tuple[dict[str, Any], Any]:
         record = panel.store.fetch(engine, key, acting)
         with transaction(engine) as connection:
-            return record, load_labels(connection, found, [record])
+            return record, load_labels(connection, found, [record], pickers)
 
     record, labels = await run_in_threadpool(load)
     await authorize_record(request, panel, VIEW, record)
