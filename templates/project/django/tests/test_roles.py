@@ -87,7 +87,7 @@ def test_set_role_changes_the_role_and_superuser(
     _create_user(monkeypatch, "ada@example.com", "--role", "viewer")
     output = io.StringIO()
     call_command("set_role", "ADA@example.com", "admin", stdout=output)
-    assert output.getvalue() == "ada@example.com is now admin\n"
+    assert output.getvalue() == "user ada@example.com now has role admin\n"
     ada = find_user("ada@example.com")
     assert ada is not None and ada.is_superuser and ada.is_staff
     assert not PanelRole.objects.exists()
@@ -102,7 +102,7 @@ def test_set_role_changes_the_role_and_superuser(
     ("email", "role", "message"),
     [
         (
-            "nobody@example.com",
+            "Nobody@example.com",
             "viewer",
             "no user has the e-mail address nobody@example.com",
         ),

@@ -15,7 +15,7 @@ from django.db import DatabaseError
 
 from panel.roles import declared_roles, set_role
 from panel.users import find_user
-from panel_core.accounts import NewUserError, checked_role
+from panel_core.accounts import NewUserError, checked_role, normalize_email
 
 
 class Command(BaseCommand):
@@ -33,10 +33,11 @@ class Command(BaseCommand):
             role = checked_role(options["role"], declared_roles())
             user = find_user(email)
             if user is None:
-                raise CommandError(f"no user has the e-mail address {email}")
+                address = normalize_email(email)
+                raise CommandError(f"no user has the e-mail address {address}")
             set_role(user, role)
         except NewUserError as exc:
             raise CommandError(str(exc)) from None
         except DatabaseError as exc:
             raise CommandError(f"{exc} (run python manage.py migrate first?)") from None
-        self.stdout.write(f"{user.get_username()} is now {role}")
+        self.stdout.write(f"user {user.get_username()} now has role {role}")
