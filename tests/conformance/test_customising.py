@@ -373,10 +373,12 @@ def test_admins_may_do_everything(clinic: Clinic, places: dict[str, int]) -> Non
 
 def test_pages_offer_only_what_the_user_may_do(clinic: Clinic) -> None:
     with clinic.api() as admin:
+        _patient(admin, "Shown")
         full = admin.get(page(PATIENT, "index-page"), headers=HTML).text
     with clinic.api("viewer@example.com") as viewer:
         seen = viewer.get(page(PATIENT, "index-page"), headers=HTML).text
-    for offer in ("New Patient", "Export CSV", "Delete selected", 'id="mass-delete"'):
+    offers = ("New Patient", "Export CSV", "Delete selected", 'id="mass-delete"')
+    for offer in (*offers, ">Edit</a>"):
         assert offer in full, offer
         assert offer not in seen, offer
 
