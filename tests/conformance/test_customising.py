@@ -484,3 +484,11 @@ def test_not_logged_in_stays_401(clinic: Clinic) -> None:
         response = anonymous.get(crud(PATIENT))
         assert response.status_code == 401
         assert response.json() == {"message": "Unauthenticated."}
+
+
+def test_the_menu_lists_what_the_user_may_see(clinic: Clinic) -> None:
+    with clinic.api("clerk@example.com") as clerk:
+        home = clerk.get("/admin", headers=HTML).text
+    assert page(APPOINTMENT, "index-page") in home
+    assert page(PATIENT, "index-page") not in home
+    assert page(CLINIC, "index-page") not in home
