@@ -454,14 +454,18 @@ def test_store_answers_201_with_location_and_the_record(
         (
             "put",
             "/{resourceItem}",
-            ["200", "401", "403", "404", "406", "413", "415", "422"],
+            ["200", "401", "403", "404", "406", "412", "413", "415", "422", "428"],
         ),
         (
             "patch",
             "/{resourceItem}",
-            ["200", "401", "403", "404", "406", "413", "415", "422"],
+            ["200", "401", "403", "404", "406", "412", "413", "415", "422", "428"],
         ),
-        ("delete", "/{resourceItem}", ["200", "401", "403", "404", "406", "409"]),
+        (
+            "delete",
+            "/{resourceItem}",
+            ["200", "401", "403", "404", "406", "409", "412", "428"],
+        ),
     ],
 )
 def test_documented_statuses(
@@ -476,6 +480,26 @@ def test_documented_statuses(
 
 
 # Parameters
+
+
+def test_record_versions_are_documented(library: dict[str, Any]) -> None:
+    """``ETag`` on every answer carrying one record; ``If-Match`` on its changes."""
+    base = "/admin/resource/book-resource/crud"
+    item = library["paths"][base + "/{resourceItem}"]
+    answers = (
+        library["paths"][base]["post"]["responses"]["201"],
+        item["get"]["responses"]["200"],
+        item["put"]["responses"]["200"],
+        item["patch"]["responses"]["200"],
+    )
+    for answer in answers:
+        assert answer["headers"]["ETag"]["required"] is True
+    for method in ("put", "patch", "delete"):
+        if_match = _parameters(library, method, base + "/{resourceItem}")["If-Match"]
+        assert if_match["in"] == "header" and if_match["required"] is False
+        assert "412" in if_match["description"] and "428" in if_match["description"]
+    stale = resolve(library, item["put"]["responses"]["412"])
+    assert "`If-Match`" in stale["description"]
 
 
 def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:

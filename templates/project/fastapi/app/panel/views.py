@@ -91,9 +91,15 @@ async def form_page(
     *,
     values: Mapping[str, str] | None = None,
     errors: Errors | None = None,
+    version: str | None = None,
+    changed: bool = False,
     status_code: int = 200,
 ) -> Response:
-    """The create form (no ``key``) or the edit form; ``values`` are kept on errors."""
+    """The create form (no ``key``) or the edit form; ``values`` are kept on errors.
+
+    ``version`` is the one the user loaded the form with; ``changed``: someone else
+    saved the record since (``panel_core.resource_pages.form_context``).
+    """
     found = targets(_registry(request), panel)
     engine = _engine(request)
     acting, pickers = actor(request, panel), _pickers(request, found)
@@ -108,7 +114,15 @@ async def form_page(
         await authorize_record(request, panel, UPDATE, record)
     can = await page_abilities(request, panel, record)
     context = form_context(
-        panel, record, options, key=key, values=values, errors=errors, can=can
+        panel,
+        record,
+        options,
+        key=key,
+        values=values,
+        errors=errors,
+        can=can,
+        version=version,
+        changed=changed,
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status_code=status_code)

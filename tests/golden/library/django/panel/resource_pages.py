@@ -64,9 +64,15 @@ def form_page(
     *,
     values: Mapping[str, str] | None = None,
     errors: Errors | None = None,
+    version: str | None = None,
+    changed: bool = False,
     status: int = 200,
 ) -> HttpResponse:
-    """The create form (no ``key``) or the edit form; ``values`` are kept on errors."""
+    """The create form (no ``key``) or the edit form; ``values`` are kept on errors.
+
+    ``version`` is the one the user loaded the form with; ``changed``: someone else
+    saved the record since (``panel_core.resource_pages.form_context``).
+    """
     acting = actor(request, panel)
     record = None if key is None else panel.store.fetch(key, acting)
     if record is not None:
@@ -74,7 +80,15 @@ def form_page(
     options = load_options(targets(panel), acting)
     can = page_abilities(acting, record)
     context = form_context(
-        panel, record, options, key=key, values=values, errors=errors, can=can
+        panel,
+        record,
+        options,
+        key=key,
+        values=values,
+        errors=errors,
+        can=can,
+        version=version,
+        changed=changed,
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status=status)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import fields as kernel
@@ -42,11 +42,23 @@ class Widget:
     attrs: list[tuple[str, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     description: str | None = None
+    # After a save refused because someone else changed the record meanwhile: what
+    # the record holds now, where it differs from this input's value.
+    theirs: str | None = None
 
     @property
     def checked(self) -> bool:
         """Whether a checkbox is ticked."""
         return self.value == "true"
+
+    def shown(self, value: str) -> str:
+        """``value`` of this input as its user sees it: a choice's label."""
+        if self.input == "checkbox":
+            return "Yes" if value == "true" else "No"
+        for option in self.options:
+            if option.value == value:
+                return option.label
+        return value or "—"
 
 
 def form_text(value: Any) -> str:
@@ -142,6 +154,22 @@ def form_widgets(
             )
         )
     return widgets
+
+
+def beside_theirs(
+    widgets: Sequence[Widget], resource: type[Resource], record: Mapping[str, Any]
+) -> list[Widget]:
+    """``widgets`` with ``theirs`` set where ``record`` (saved by someone else since
+    the form was loaded) holds another value than the input."""
+    saved = record_values(resource, record)
+    return [
+        (
+            replace(widget, theirs=widget.shown(saved[widget.name]))
+            if widget.name in saved and saved[widget.name] != widget.value
+            else widget
+        )
+        for widget in widgets
+    ]
 
 
 def _filter_input(field_: kernel.Field) -> str | None:

@@ -162,6 +162,10 @@ PANEL_MAX_MASS_DELETE = env_int("MAX_MASS_DELETE", 500, low=1)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = max(1000, PANEL_MAX_MASS_DELETE + 100)
 # CSV imports (…/handler/import) larger than this are refused with 413.
 PANEL_MAX_IMPORT_SIZE = env_int("MAX_IMPORT_SIZE", 10 * 1024 * 1024, low=1024)
+# REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the
+# If-Match header holding its ETag (else 428), so that no client can overwrite a
+# change it has not seen. The edit form always sends the version it loaded.
+PANEL_REQUIRE_IF_MATCH = env_bool("REQUIRE_IF_MATCH")
 
 # JWT mode. JWT_SECRET signs the tokens: base64 of at least 32 random bytes (make one
 # with ``python manage.py jwt_secret``), the same for every worker; without it the

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
-from panel_core.errors import InvalidInput, NotFound, PanelError, Unauthenticated
+from panel_core.errors import (
+    InvalidInput,
+    NotFound,
+    PanelError,
+    PreconditionFailed,
+    Unauthenticated,
+)
 from panel_core.pages import ERROR_TITLES, FRAGMENTS
 from panel_core.urls import login_url
+from panel_core.versions import VERSION_FIELD
 
-from .bodies import read_body
+from .bodies import form_value, read_body
 from .current import panel_route
 from .formdata import is_form_submission
 from .redirects import see_other
@@ -53,7 +60,11 @@ def _to_login(request: HttpRequest) -> HttpResponse:
     return see_other(login_url(target))
 
 
-def _form_again(request: HttpRequest, exc: InvalidInput) -> HttpResponse:
+def _form_again(
+    request: HttpRequest, exc: InvalidInput | PreconditionFailed
+) -> HttpResponse:
+    """The submitted form again, with its values: beside the errors (422), or beside
+    what someone else saved meanwhile (409; its version now the form's)."""
     match = request.resolver_match
     kwargs = match.kwargs if match is not None else {}
     panel = registry().get(kwargs["resourceUri"])
@@ -61,7 +72,18 @@ def _form_again(request: HttpRequest, exc: InvalidInput) -> HttpResponse:
     key = None if item is None else panel.key(item)
     body = read_body(request)  # form pairs, without the form's own "_" fields
     values = dict(body) if isinstance(body, list) else {}
-    return form_page(request, panel, key, values=values, errors=exc.errors, status=422)
+    if isinstance(exc, PreconditionFailed):
+        return form_page(request, panel, key, values=values, changed=True, status=409)
+    version = form_value(request, VERSION_FIELD)
+    return form_page(
+        request,
+        panel,
+        key,
+        values=values,
+        errors=exc.errors,
+        version=version,
+        status=422,
+    )
 
 
 def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
@@ -73,7 +95,7 @@ def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
             return json_response(body, status=exc.status_code, headers=exc.headers)
         return _to_login(request)
     form = is_form_submission(request) and panel_route(request) in _FORM_ROUTES
-    if isinstance(exc, InvalidInput) and form:
+    if isinstance(exc, InvalidInput | PreconditionFailed) and form:
         return _form_again(request, exc)
     errors = exc.errors if isinstance(exc, InvalidInput) else {}
     return error_page(request, exc.status_code, exc.message, errors, exc.headers)

@@ -13,6 +13,7 @@ import orjson
 from django.http import HttpResponse
 
 from panel_core import answers
+from panel_core.versions import etag
 
 _OPTIONS = orjson.OPT_NAIVE_UTC
 
@@ -29,6 +30,11 @@ def json_response(
     return response
 
 
+def record_response(record: Mapping[str, Any]) -> HttpResponse:
+    """One record, with its version as the ``ETag``."""
+    return json_response(record, headers={"ETag": etag(record)})
+
+
 def saved_response(
     record: Mapping[str, Any],
     *,
@@ -36,8 +42,11 @@ def saved_response(
     status: int = 200,
     location: str | None = None,
 ) -> HttpResponse:
-    """The answer to a create or an update: a toast, the form page and the record."""
-    headers = {"Location": location} if location else None
+    """The answer to a create or an update: a toast, the form page and the record
+    (its version as the ``ETag``)."""
+    headers = {"ETag": etag(record)}
+    if location:
+        headers["Location"] = location
     return json_response(
         answers.saved(record, redirect), status=status, headers=headers
     )

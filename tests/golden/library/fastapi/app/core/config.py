@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     max_mass_delete: int = 500
     # CSV imports (…/handler/import) larger than this are refused with 413.
     max_import_size: int = 10 * 1024 * 1024
+    # REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the
+    # If-Match header holding its ETag (else 428), so that no client can overwrite a
+    # change it has not seen. The edit form always sends the version it loaded.
+    require_if_match: bool = False
 
     # SECRET_KEY signs the session cookies: at least 32 characters, the same for every
     # worker. Without it the panel refuses to start, unless DEBUG=1 (then each process

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
@@ -20,13 +21,19 @@ from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.urls import form_page_url, page_url, record_url
+from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
 from ..accept import wants_json
 from ..acting import actor
-from ..bodies import read_body
+from ..bodies import form_value, read_body
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
-from ..responses import deleted_response, json_response, saved_response
+from ..responses import (
+    deleted_response,
+    json_response,
+    record_response,
+    saved_response,
+)
 
 # HEAD and OPTIONS are refused with 405, as the FastAPI panels refuse them.
 _COLLECTION = ["get", "post", "delete"]
@@ -93,7 +100,7 @@ class ItemView(View):
         acting = actor(request, panel)
         record = panel.store.fetch(key, acting)
         acting.authorize_record(VIEW, record)
-        return json_response(record)
+        return record_response(record)
 
     def put(
         self, request: HttpRequest, resourceUri: str, resourceItem: str
@@ -101,9 +108,10 @@ class ItemView(View):
         """Change a record; fields absent from the body stay as they are."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
+        expected = _expected(request)
         body = without_blank_secrets(type(panel.resource), read_body(request))
         values = panel.inputs.for_update(body)
-        record = panel.store.update(key, values, actor(request, panel))
+        record = panel.store.update(key, values, actor(request, panel), expected)
         if not wants_json(request):
             return back(request, _index_page(panel), "Saved.")
         return saved_response(record, redirect=form_page_url(panel.uri, key))
@@ -116,10 +124,19 @@ class ItemView(View):
         """Delete a record."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
-        panel.store.delete(key, actor(request, panel))
+        panel.store.delete(key, actor(request, panel), _expected(request))
         if not wants_json(request):
             return back(request, _index_page(panel), "Deleted.")
         return deleted_response()
+
+
+def _expected(request: HttpRequest) -> Expected | None:
+    """The version the client loaded: ``If-Match``, or the edit form's ``_version``."""
+    return expected_version(
+        request.META.get("HTTP_IF_MATCH"),
+        form_value(request, VERSION_FIELD),
+        required=settings.PANEL_REQUIRE_IF_MATCH,
+    )
 
 
 def _index_page(panel: PanelResource) -> str:

@@ -19,11 +19,19 @@ from starlette.exceptions import HTTPException
 
 from panel_core.pages import FRAGMENT
 from panel_core.resource_pages import viewable
+from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json
 from .errorpages import error_page, error_response
-from .errors import InvalidInput, NotAcceptable, NotFound, PanelError, Unauthenticated
-from .formdata import FORM_KEY, is_form_submission
+from .errors import (
+    InvalidInput,
+    NotAcceptable,
+    NotFound,
+    PanelError,
+    PreconditionFailed,
+    Unauthenticated,
+)
+from .formdata import FORM_KEY, form_value, is_form_submission
 from .guards import PANEL_GUARDS
 from .redirects import see_other
 from .registry import PanelResource, Registry
@@ -84,15 +92,30 @@ async def resource_item_page(request: Request, panel: Page) -> Response:
     raise NotFound("Page not found")
 
 
-async def _form_again(request: Request, exc: InvalidInput) -> Response:
+async def _form_again(
+    request: Request, exc: InvalidInput | PreconditionFailed
+) -> Response:
+    """The submitted form again, with its values: beside the errors (422), or beside
+    what someone else saved meanwhile (409; its version now the form's)."""
     registry: Registry = request.app.state.registry
     panel = registry.get(request.path_params["resourceUri"])
     item = request.path_params.get("resourceItem")
     key = None if item is None else panel.key(item)
     pairs = request.scope.get(FORM_KEY, [])
     values = {name: value for name, value in pairs if not name.startswith("_")}
+    if isinstance(exc, PreconditionFailed):
+        return await form_page(
+            request, panel, key, values=values, changed=True, status_code=409
+        )
+    version = form_value(request, VERSION_FIELD)
     return await form_page(
-        request, panel, key, values=values, errors=exc.errors, status_code=422
+        request,
+        panel,
+        key,
+        values=values,
+        errors=exc.errors,
+        version=version,
+        status_code=422,
     )
 
 
@@ -114,7 +137,8 @@ async def _page_error(request: Request, exc: PanelError) -> Response:
     if isinstance(exc, Unauthenticated):
         return _unauthenticated(request, exc)
     form = is_form_submission(request)
-    if isinstance(exc, InvalidInput) and route in _FORM_ROUTES and form:
+    again = isinstance(exc, InvalidInput | PreconditionFailed)
+    if again and route in _FORM_ROUTES and form:
         return await _form_again(request, exc)
     return error_response(request, exc)
 

@@ -20,14 +20,21 @@ from app.core.db import LoopReader
 from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
+from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
 from .accept import wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body
+from .formdata import form_value
 from .guards import PANEL_GUARDS
 from .redirects import back, see_other
 from .registry import PanelResource, Registry
-from .responses import deleted_response, json_response, saved_response
+from .responses import (
+    deleted_response,
+    json_response,
+    record_response,
+    saved_response,
+)
 from .urls import CRUD, form_page_url, page_url, record_url
 
 
@@ -50,6 +57,15 @@ def _engine(request: Request) -> Engine:
 def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def _expected(request: Request) -> Expected | None:
+    """The version the client loaded: ``If-Match``, or the edit form's ``_version``."""
+    return expected_version(
+        request.headers.get("if-match"),
+        form_value(request, VERSION_FIELD),
+        required=_settings(request).require_if_match,
+    )
 
 
 @router.delete("", name="crud.massDelete")
@@ -114,17 +130,19 @@ async def show(request: Request, panel: Panel) -> Response:
             panel.store.fetch, _engine(request), key, actor(request, panel)
         )
     await authorize_record(request, panel, VIEW, record)
-    return json_response(record)
+    return record_response(record)
 
 
 @router.api_route("/{resourceItem}", methods=["PUT", "PATCH"], name="crud.update")
 async def update(request: Request, panel: Panel) -> Response:
     """Change a record; fields absent from the body stay as they are."""
     key = panel.key(request.path_params["resourceItem"])
+    expected = _expected(request)
     body = await read_body(request, _settings(request).max_body_size)
     values = panel.inputs.for_update(without_blank_secrets(type(panel.resource), body))
+    acting = actor(request, panel)
     record = await run_in_threadpool(
-        panel.store.update, _engine(request), key, values, actor(request, panel)
+        panel.store.update, _engine(request), key, values, acting, expected
     )
     if not wants_json(request):
         return back(request, _index_page(panel), "Saved.")
@@ -135,8 +153,9 @@ async def update(request: Request, panel: Panel) -> Response:
 async def destroy(request: Request, panel: Panel) -> Response:
     """Delete a record."""
     key = panel.key(request.path_params["resourceItem"])
+    expected = _expected(request)
     await run_in_threadpool(
-        panel.store.delete, _engine(request), key, actor(request, panel)
+        panel.store.delete, _engine(request), key, actor(request, panel), expected
     )
     if not wants_json(request):
         return back(request, _index_page(panel), "Deleted.")

@@ -8,6 +8,10 @@ exception is ``read``: one record through an SQLite ``LoopReader``, on the event
 Every method takes the ``Actor`` of the request (``panel_core.lifecycle``): its scope
 narrows what the method may reach, and the resource's hooks run inside each write's
 transaction. A resource that customises nothing pays nothing for it.
+
+An update or a delete given the version the client loaded (``panel_core.versions``)
+reads the record first in its transaction, locked (``FOR UPDATE``; SQLite's writes
+hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it changed.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
 from .store_bulk import BulkMethods
@@ -90,6 +95,7 @@ class Store(BulkMethods):
         columns = [table.c[name] for name in self._names]
         self._select = select(*columns)
         self._select_one = self._select.where(self._key == bindparam("key"))
+        self._select_locked = self._select_one.with_for_update()
         self._count = select(func.count()).select_from(table)
         self._ones = select(literal(1)).select_from(table)
         self._insert = insert(table).returning(*columns)
@@ -203,10 +209,17 @@ class Store(BulkMethods):
         return dict(zip(self._names, row, strict=True))
 
     def _fetch_in(
-        self, connection: Connection, key: Any, actor: Actor | None
+        self,
+        connection: Connection,
+        key: Any,
+        actor: Actor | None,
+        *,
+        locked: bool = False,
     ) -> Record:
         scope = self.scope(actor)
-        statement = self._select_one.where(*scope) if scope else self._select_one
+        statement = self._select_locked if locked else self._select_one
+        if scope:
+            statement = statement.where(*scope)
         row = connection.execute(statement, {"key": key}).first()
         if row is None:
             raise self._not_found(key)
@@ -226,15 +239,22 @@ class Store(BulkMethods):
         return record
 
     def update(
-        self, engine: Engine, key: Any, values: Mapping[str, Any], actor: Actor
+        self,
+        engine: Engine,
+        key: Any,
+        values: Mapping[str, Any],
+        actor: Actor,
+        expected: Expected | None = None,
     ) -> Record:
-        """Change the given fields of the record with ``key``; the others stay."""
+        """Change the given fields of the record with ``key``; the others stay.
+
+        With ``expected``, 412 unless the record is still the version the client had.
+        """
         values = dict(values)
         try:
             with transaction(engine, writes=True) as connection:
-                if actor.lifecycle.needs_record(UPDATE):
-                    current = self._fetch_in(connection, key, actor)
-                    actor.authorize_record(UPDATE, current)
+                if expected is not None or actor.lifecycle.needs_record(UPDATE):
+                    current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
                 values = self._prepare(values)
                 if not values:
@@ -251,14 +271,15 @@ class Store(BulkMethods):
             raise Conflict("The record conflicts with existing data.") from None
         return record
 
-    def delete(self, engine: Engine, key: Any, actor: Actor) -> None:
-        """Delete the record with ``key``."""
+    def delete(
+        self, engine: Engine, key: Any, actor: Actor, expected: Expected | None = None
+    ) -> None:
+        """Delete the record with ``key`` (with ``expected``: if still that version)."""
         try:
             with transaction(engine, writes=True) as connection:
                 record = None
-                if actor.lifecycle.needs_record(DELETE):
-                    record = self._fetch_in(connection, key, actor)
-                    actor.authorize_record(DELETE, record)
+                if expected is not None or actor.lifecycle.needs_record(DELETE):
+                    record = self._current(connection, key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
                 statement = self._delete.where(*self.scope(actor))
                 if not connection.execute(statement, {"key": key}).rowcount:
@@ -286,6 +307,22 @@ class Store(BulkMethods):
             raise Conflict(
                 "Nothing was deleted: other records refer to some of these."
             ) from None
+
+    def _current(
+        self,
+        connection: Connection,
+        key: Any,
+        actor: Actor,
+        ability: str,
+        expected: Expected | None,
+    ) -> Record:
+        """The record about to change, read in the write's transaction: 404 out of
+        scope, 403 if ``can`` refuses it, 412 if it is not the ``expected`` version."""
+        record = self._fetch_in(connection, key, actor, locked=expected is not None)
+        actor.authorize_record(ability, record)
+        if expected is not None:
+            expected.check(record)
+        return record
 
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))

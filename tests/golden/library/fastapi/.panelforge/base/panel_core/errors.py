@@ -9,11 +9,14 @@
     ├── NotFound               404: unknown resource or record
     ├── MethodNotAllowed       405: the path takes other methods (``Allow``)
     ├── Conflict               409: other records still refer to this one
+    ├── PreconditionFailed     412: the record changed since the client loaded it
     ├── PayloadTooLarge        413
     ├── UnsupportedMediaType   415: neither JSON nor a urlencoded form
     ├── InvalidInput           422: .errors maps a field (or parameter) to its messages
+    ├── PreconditionRequired   428: the settings require ``If-Match`` on writes
     ├── TooManyRequests        429: too many failed logins; retry after .retry_after s
-    └── ServerError            500: a bug; the answer never shows its traceback
+    ├── ServerError            500: a bug; the answer never shows its traceback
+    └── DatabaseUnavailable    503: the database does not answer; retry after a while
 
 Each framework answers them its own way (JSON ``{"message": ...}``, or a page), with
 the same statuses and messages.
@@ -86,6 +89,27 @@ class Conflict(PanelError):
     status_code = 409
 
 
+class PreconditionFailed(PanelError):
+    """The record is no longer the version the client loaded (``If-Match``)."""
+
+    status_code = 412
+
+    def __init__(self) -> None:
+        super().__init__("The record changed since you loaded it.")
+
+
+class PreconditionRequired(PanelError):
+    """A write of one record came without ``If-Match``, which the settings require."""
+
+    status_code = 428
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Send If-Match with the record's ETag: this panel requires it to change "
+            "or delete a record."
+        )
+
+
 class PayloadTooLarge(PanelError):
     """The request body is over the configured limit."""
 
@@ -132,6 +156,16 @@ class ServerError(PanelError):
 
     def __init__(self) -> None:
         super().__init__("Server Error")
+
+
+class DatabaseUnavailable(PanelError):
+    """The database does not answer (down, unreachable, refusing the login)."""
+
+    status_code = 503
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("The database is not available. Please try again in a moment.")
+        self.headers = {"Retry-After": str(retry_after)}
 
 
 def summarize(errors: Mapping[str, Sequence[str]]) -> str:

@@ -28,9 +28,11 @@ _ERRORS = {
     "404": "NotFound",
     "406": "NotAcceptable",
     "409": "Conflict",
+    "412": "PreconditionFailed",
     "413": "PayloadTooLarge",
     "415": "UnsupportedMediaType",
     "422": "ValidationFailed",
+    "428": "PreconditionRequired",
     "429": "TooManyRequests",
 }
 
@@ -48,6 +50,14 @@ _CURSOR = (
 # What every operation that reads a body can answer besides success; 403: the user's
 # role may not (and, with session logins, a write without the CSRF token).
 _BODY_ERRORS = ("401", "403", "406", "413", "415", "422")
+# What a change of one record can answer about its version (``If-Match``).
+_VERSION_ERRORS = ("412", "428")
+_IF_MATCH = (
+    "The record's `ETag`, as loaded: the change is refused with 412 if the record "
+    "changed since (optimistic concurrency; `*`: any version). Required (else 428) "
+    "when the server's REQUIRE_IF_MATCH setting is on."
+)
+_ETAG = "The record's version: send it back in `If-Match` to change the record."
 
 Doc = dict[str, Any]
 
@@ -195,6 +205,16 @@ def _search_parameters(resource: type[Resource]) -> list[Doc]:
     return found
 
 
+def _if_match_parameter() -> Doc:
+    return {
+        "name": "If-Match",
+        "in": "header",
+        "required": False,
+        "description": _IF_MATCH,
+        "schema": {"type": "string"},
+    }
+
+
 def _key_schema(ctx: ResourceContext) -> Doc:
     return schemas.value_schema(ctx.resource.key_field, v30=ctx.v30)
 
@@ -222,7 +242,12 @@ def _list_operation(ctx: ResourceContext) -> Doc:
 
 def _store_operation(ctx: ResourceContext) -> Doc:
     location = header("URL of the new record.", "string")
-    created = reply("Created.", f"{ctx.model}SaveResponse", Location=location)
+    created = reply(
+        "Created.",
+        f"{ctx.model}SaveResponse",
+        Location=location,
+        ETag=header(_ETAG, "string"),
+    )
     responses = by_status({"201": created}, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Create")
     return _operation(
@@ -247,23 +272,36 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
 
 
 def _show_operation(ctx: ResourceContext) -> Doc:
-    record = reply("The record.", ctx.model)
+    record = reply("The record.", ctx.model, ETag=header(_ETAG, "string"))
     responses = by_status({"200": record}, "401", "403", "404", "406")
     return _operation(ctx, "crud.show", "show", responses=responses)
 
 
 def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
-    saved = reply("Saved.", f"{ctx.model}SaveResponse")
-    responses = by_status({"200": saved}, "404", *_BODY_ERRORS)
+    saved = reply("Saved.", f"{ctx.model}SaveResponse", ETag=header(_ETAG, "string"))
+    responses = by_status({"200": saved}, "404", *_VERSION_ERRORS, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Update")
-    return _operation(ctx, route, summary, requestBody=body, responses=responses)
+    return _operation(
+        ctx,
+        route,
+        summary,
+        parameters=[_if_match_parameter()],
+        requestBody=body,
+        responses=responses,
+    )
 
 
 def _destroy_operation(ctx: ResourceContext) -> Doc:
     deleted = reply("Deleted.", "DeleteResponse")
-    errors = ("401", "403", "404", "406", "409")
+    errors = ("401", "403", "404", "406", "409", *_VERSION_ERRORS)
     responses = by_status({"200": deleted}, *errors)
-    return _operation(ctx, "crud.destroy", "delete", responses=responses)
+    return _operation(
+        ctx,
+        "crud.destroy",
+        "delete",
+        parameters=[_if_match_parameter()],
+        responses=responses,
+    )
 
 
 def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:

@@ -15,6 +15,7 @@ from typing import Any
 from .abilities import PAGE_ABILITIES, VIEW_ANY
 from .forms import (
     Options,
+    beside_theirs,
     default_values,
     filter_widgets,
     form_widgets,
@@ -28,6 +29,7 @@ from .resource import Resource
 from .routes import url_for
 from .table import columns, display, rows
 from .urls import page_url, record_url
+from .versions import record_version
 
 Errors = Mapping[str, Sequence[str]]
 # What the page may offer its user, by ability: ``{"create": True, …}``.
@@ -154,11 +156,17 @@ def form_context(
     values: Mapping[str, str] | None = None,
     errors: Errors | None = None,
     can: Abilities = EVERYTHING,
+    version: str | None = None,
+    changed: bool = False,
 ) -> dict[str, Any]:
     """The create form (no ``key``) or the edit form of ``record``.
 
     ``values`` are what the user sent, kept when the form comes back with ``errors``;
-    without them the form shows the record, or a new record's defaults.
+    without them the form shows the record, or a new record's defaults. The edit form
+    carries the ``version`` of the record its user started from (default: the
+    record's). ``changed``: a save was refused because someone else changed the
+    record meanwhile; ``record`` is what they saved, shown beside the user's input,
+    and saving again replaces it.
     """
     resource = type(panel.resource)
     if values is None:
@@ -166,8 +174,12 @@ def form_context(
     creating = key is None
     errors = errors or {}
     widgets = form_widgets(resource, values, errors, options, creating=creating)
+    if changed and record is not None:
+        widgets = beside_theirs(widgets, resource, record)
     shown = {widget.name for widget in widgets}
     label = panel.store.label
+    if version is None and record is not None:
+        version = record_version(record)
     return {
         **_resource_context(panel, can),
         "key": key,
@@ -176,6 +188,8 @@ def form_context(
         "action": panel.crud_url if creating else record_url(panel.crud_url, key),
         "errors": errors,
         "other_errors": [m for k, ms in errors.items() if k not in shown for m in ms],
+        "version": None if creating else version,
+        "changed": changed,
     }
 
 
@@ -196,4 +210,5 @@ def detail_context(
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),
+        "version": record_version(record),
     }

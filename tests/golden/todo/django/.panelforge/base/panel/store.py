@@ -10,6 +10,11 @@ The methods take the ``Actor`` of the request (``panel_core.lifecycle``): its sc
 narrows what they may reach (a record outside it is not found), and the resource's
 hooks run inside each write's transaction, so a hook that raises undoes the write. A
 resource that customises nothing pays nothing for it: no call, no extra query.
+
+An update or a delete given the version the client loaded (``panel_core.versions``)
+reads the record first in its transaction, locked (``select_for_update``; on SQLite
+the ``IMMEDIATE`` transaction holds the write lock), and refuses it with 412 if it
+changed.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.versions import Expected
 
 from .prepared import PreparedQuery
 from .store_bulk import BulkMethods
@@ -190,14 +196,22 @@ class Store(BulkMethods):
             raise Conflict("The record conflicts with existing data.") from None
         return record
 
-    def update(self, key: Any, values: Mapping[str, Any], actor: Actor) -> Record:
-        """Change the given fields of the record with ``key``; the others stay."""
+    def update(
+        self,
+        key: Any,
+        values: Mapping[str, Any],
+        actor: Actor,
+        expected: Expected | None = None,
+    ) -> Record:
+        """Change the given fields of the record with ``key``; the others stay.
+
+        With ``expected``, 412 unless the record is still the version the client had.
+        """
         values = dict(values)
         try:
             with transaction.atomic():
-                if actor.lifecycle.needs_record(UPDATE):
-                    current = self.fetch(key, actor)
-                    actor.authorize_record(UPDATE, current)
+                if expected is not None or actor.lifecycle.needs_record(UPDATE):
+                    current = self._current(key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
                 values = self._prepare(values)
                 if not values:
@@ -213,14 +227,13 @@ class Store(BulkMethods):
             raise Conflict("The record conflicts with existing data.") from None
         return record
 
-    def delete(self, key: Any, actor: Actor) -> None:
-        """Delete the record with ``key``."""
+    def delete(self, key: Any, actor: Actor, expected: Expected | None = None) -> None:
+        """Delete the record with ``key`` (with ``expected``: if still that version)."""
         try:
             with transaction.atomic():
                 record = None
-                if actor.lifecycle.needs_record(DELETE):
-                    record = self.fetch(key, actor)
-                    actor.authorize_record(DELETE, record)
+                if expected is not None or actor.lifecycle.needs_record(DELETE):
+                    record = self._current(key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if not self._delete(rows):
@@ -254,6 +267,24 @@ class Store(BulkMethods):
                 "Nothing was deleted: other records refer to some of these."
             ) from None
         return deleted
+
+    def _current(
+        self, key: Any, actor: Actor, ability: str, expected: Expected | None
+    ) -> Record:
+        """The record about to change, read in the write's transaction: 404 out of
+        scope, 403 if ``can`` refuses it, 412 if it is not the ``expected`` version."""
+        if expected is None:
+            record = self.fetch(key, actor)
+        else:
+            rows = self._rows.filter(*self.scope(actor), **{self._key: key})
+            found = list(rows.select_for_update())
+            if not found:
+                raise self._not_found(key)
+            record = dict(found[0])
+        actor.authorize_record(ability, record)
+        if expected is not None:
+            expected.check(record)
+        return record
 
     def _delete(self, rows: models.QuerySet[Any]) -> int:
         # Django counts cascaded rows too: only this model's rows are the answer.

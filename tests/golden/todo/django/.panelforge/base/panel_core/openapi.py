@@ -85,6 +85,16 @@ def _shared_responses(*, jwt: bool) -> Doc:
         "NotFound": reply("No record has this key.", "Message"),
         "NotAcceptable": reply(JSON_ONLY, "Message"),
         "Conflict": reply("Other records still refer to it.", "Message"),
+        "PreconditionFailed": reply(
+            "The record changed since it was loaded: `If-Match` does not hold its "
+            "`ETag`. Nothing was changed; load the record again.",
+            "Message",
+        ),
+        "PreconditionRequired": reply(
+            "The server requires `If-Match` (REQUIRE_IF_MATCH) and the request has "
+            "none.",
+            "Message",
+        ),
         "PayloadTooLarge": reply("The body is over the size limit.", "Message"),
         "UnsupportedMediaType": reply(
             "The body is neither JSON nor a urlencoded form.", "Message"
