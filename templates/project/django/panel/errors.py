@@ -29,6 +29,7 @@ from .accept import wants_json
 from .bodies import too_large
 from .not_migrated import not_migrated_answer
 from .responses import json_response
+from .unavailable import unavailable_answer
 
 
 def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
@@ -60,12 +61,12 @@ class PanelErrorMiddleware:
     def process_exception(
         self, request: HttpRequest, exception: Exception
     ) -> HttpResponse | None:
-        """A ``PanelError`` becomes its answer, so does a database error when not
-        migrated (503, ``panel.not_migrated``); Django handles anything else.
+        """A ``PanelError`` becomes its answer, so does a database error when the
+        database does not answer or is not migrated (503); Django handles the rest.
         """
         if isinstance(exception, PanelError):
             return error_response(request, exception)
-        return not_migrated_answer(request, exception)
+        return database_error_answer(request, exception)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -88,8 +89,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
     exception = sys.exception()
     if isinstance(exception, PanelError):
         return error_response(request, exception)
-    return not_migrated_answer(request, exception) or error_response(
+    return database_error_answer(request, exception) or error_response(
         request, ServerError()
+    )
+
+
+def database_error_answer(
+    request: HttpRequest, exception: BaseException | None
+) -> HttpResponse | None:
+    """503 if ``exception`` is a database error because the database does not answer
+    (``panel.unavailable``) or is behind the code (``panel.not_migrated``)."""
+    return unavailable_answer(request, exception) or not_migrated_answer(
+        request, exception
     )
 
 

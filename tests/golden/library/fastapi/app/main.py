@@ -22,6 +22,7 @@ from app.panel.registry import Registry
 from app.panel.routes import router as panel_router
 from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
+from app.panel.unavailable import check_database
 from app.panel.urls import PREFIX
 from app.resources import RESOURCES
 from app.roles import ROLES
@@ -34,7 +35,9 @@ from panel_core.resource import Resource
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     check_settings(app.state.settings)  # refuse to start without the secrets needed
-    warn_if_not_migrated(app)  # start anyway: `python -m app migrate` may follow
+    # Start anyway: the database may come up later, `python -m app migrate` follow.
+    if check_database(app):
+        warn_if_not_migrated(app)
     yield
     app.state.engine.dispose()
 

@@ -13,6 +13,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
+# Seconds to wait for a PostgreSQL server to accept a connection.
+CONNECT_TIMEOUT = 10
 _ENGINES = {
     "sqlite": "django.db.backends.sqlite3",
     "postgres": "django.db.backends.postgresql",
@@ -32,7 +34,8 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
         )
     if scheme == "sqlite":
         return _sqlite(url.split("://", 1)[1], base_dir, engine)
-    options = dict(parse_qsl(parts.query))
+    # A host that never answers fails after this many seconds, not minutes.
+    options = {"connect_timeout": CONNECT_TIMEOUT, **dict(parse_qsl(parts.query))}
     return {
         "ENGINE": engine,
         "NAME": unquote(parts.path.lstrip("/")),

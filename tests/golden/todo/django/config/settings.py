@@ -31,11 +31,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # DATABASE_URL: sqlite:///file.db (relative to the project) or
 # postgresql://user:password@host:5432/name
-DATABASES = {
-    "default": database_from_url(
-        env_str("DATABASE_URL", "sqlite:///todo_admin.db"), BASE_DIR
-    )
-}
+DATABASE_URL = env_str("DATABASE_URL", "sqlite:///todo_admin.db")
+DATABASES = {"default": database_from_url(DATABASE_URL, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The panel's middleware and authentication, as MoonShine's config names them:

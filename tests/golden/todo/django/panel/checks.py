@@ -127,6 +127,9 @@ def application_or_exit(build: Callable[[], Application]) -> Application:
     if refused:
         _refuse(refused)
     from .not_migrated import warn_if_not_migrated
+    from .unavailable import check_database
 
-    warn_if_not_migrated()  # pending migrations: a warning naming the command
+    # Start anyway: the database may come up later, ``manage.py migrate`` follow.
+    if check_database():  # else an error naming the database and the problem
+        warn_if_not_migrated()  # pending migrations: a warning naming the command
     return build()

@@ -74,10 +74,10 @@ async def _request_validation_error(
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     # A database error raised outside the routes (say, in a middleware) may still
-    # mean the database is behind the code: 503 with the command to run.
-    from .not_migrated import not_migrated_answer  # it imports this module's peers
+    # mean the database does not answer, or is behind the code: 503.
+    from .not_migrated import database_error_answer  # it imports this module's peers
 
-    answer = await not_migrated_answer(request, exc)
+    answer = await database_error_answer(request, exc)
     if answer is not None:
         return answer
     return json_response({"message": "Server Error"}, status_code=500)

@@ -6,7 +6,8 @@ with its data); the same, nothing happens. Each run says what it did. ``--check`
 changes nothing: it lists the pending revisions and exits 1, or exits 0 when the
 database is up to date (for CI and deploy scripts). A migration that refuses to run
 (``MigrationRefused``: rows the change would damage) and database errors are printed
-as one ``error:`` line, exit 1, no traceback.
+as one ``error:`` line, exit 1, no traceback; a database that does not answer is
+named first (its URL without the password) with the problem.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from alembic.util import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.core.config import get_settings
-from app.core.db import create_db_engine
+from app.core.db import create_db_engine, database_problem
 from app.core.migration_state import (
     MIGRATE_COMMAND,
     UnknownRevision,
@@ -29,6 +30,7 @@ from app.core.migration_state import (
 )
 from app.core.migrations import downgrade, upgrade
 from panel_core.migration_guard import MigrationRefused
+from panel_core.unavailable import unreachable
 
 BASE = "base"
 
@@ -93,6 +95,10 @@ def migrate_command(revision: str = "head", *, check: bool = False) -> int:
     url = get_settings().database_url
     engine = create_db_engine(url)
     try:
+        problem = database_problem(engine)
+        if problem is not None:
+            print(f"error: {unreachable(url, problem)}", file=sys.stderr)
+            return 1
         current = current_revisions(engine)
         if check:
             return _check(current)

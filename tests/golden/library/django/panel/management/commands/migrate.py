@@ -6,7 +6,8 @@
   ``--check`` answers (exit 1, no list).
 - A migration that refuses to run (``MigrationRefused``: rows the change would damage)
   and database errors are printed as one ``error:`` line on stderr, exit 1, without a
-  traceback.
+  traceback; a database that does not answer is named first (``DATABASE_URL`` without
+  its password) with the problem.
 - Going back is Django's: ``manage.py migrate app 0001`` unapplies the later
   migrations of ``app`` (``zero``: all of them).
 """
@@ -15,11 +16,14 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from django.conf import settings
 from django.core.management.commands.migrate import Command as DjangoMigrate
 from django.db import DatabaseError
 
 from panel.not_migrated import MIGRATE_COMMAND, pending_migrations
+from panel.unavailable import database_problem
 from panel_core.migration_guard import MigrationRefused
+from panel_core.unavailable import unreachable
 
 _STARTS = frozenset({"apply_start", "unapply_start", "render_start"})
 
@@ -35,6 +39,9 @@ class Command(DjangoMigrate):
     def handle(self, *args: Any, **options: Any) -> None:
         """Migrate, or check; failures are ``error:`` lines and exit status 1."""
         self._line_open = False
+        problem = database_problem(options["database"])
+        if problem is not None:
+            self._fail(unreachable(settings.DATABASE_URL, problem))
         try:
             if options["check_unapplied"] and not (
                 options["app_label"] or options["plan"]

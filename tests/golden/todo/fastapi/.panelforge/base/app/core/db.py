@@ -3,7 +3,8 @@
 SQLite gets WAL, enforced foreign keys, a busy timeout and a larger page cache on every
 connection; writes start with ``BEGIN IMMEDIATE`` so two writers queue on the busy
 timeout instead of failing when a read lock cannot be upgraded. PostgreSQL goes
-through psycopg 3 with a connection pool, in UTC.
+through psycopg 3 with a connection pool, in UTC, giving up on a connection after
+``CONNECT_TIMEOUT`` seconds. ``database_problem`` asks whether the database answers.
 
 On an SQLite file, the hot single-row reads (a record, the logged-in user) also have a
 ``LoopReader``: a raw sqlite3 connection per thread, used on the event loop itself.
@@ -13,14 +14,19 @@ it never waits for a writer.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
+
+from panel_core.unavailable import reason
 
 _SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -29,6 +35,8 @@ _SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
     "PRAGMA cache_size=-65536",  # 64 MiB
 )
+# Seconds to wait for a PostgreSQL server to accept a connection.
+CONNECT_TIMEOUT = 10
 
 
 def create_db_engine(url: str) -> Engine:
@@ -41,13 +49,40 @@ def create_db_engine(url: str) -> Engine:
         return engine
     if parsed.drivername in {"postgresql", "postgres"}:
         parsed = parsed.set(drivername="postgresql+psycopg")
+    connect_args: dict[str, Any] = {"options": "-c timezone=UTC"}
+    if "connect_timeout" not in parsed.query:
+        # A host that never answers fails after this many seconds, not minutes.
+        connect_args["connect_timeout"] = CONNECT_TIMEOUT
     return create_engine(
         parsed,
         pool_size=10,
         max_overflow=10,
         pool_pre_ping=True,
-        connect_args={"options": "-c timezone=UTC"},
+        connect_args=connect_args,
     )
+
+
+def database_problem(engine: Engine) -> str | None:
+    """Why the database does not answer a ``SELECT 1``; ``None`` when it does.
+
+    An SQLite file that does not exist yet is not asked (that would create it).
+    """
+    url = engine.url
+    if url.get_backend_name() == "sqlite" and _missing_file(url.database):
+        folder = Path(str(url.database)).parent
+        return None if folder.is_dir() else f"the folder {folder} does not exist"
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    except (DBAPIError, sqlite3.Error) as exc:
+        return reason(exc)
+    return None
+
+
+def _missing_file(database: str | None) -> bool:
+    if database in (None, "", ":memory:") or database.startswith("file:"):
+        return False
+    return not Path(database).exists()
 
 
 def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:

@@ -4,24 +4,23 @@ A database error (SQLAlchemy's, or sqlite3's from the loop reader) makes the pan
 whether migrations are pending (``app.core.migration_state``, one ``SELECT``); if so
 the answer is ``NotMigrated``: 503, ``Retry-After`` and ``python -m app migrate``, as
 JSON or as the error page. Otherwise the error goes on to the 500 handler, as before.
-Requests that succeed never ask.
+Requests that succeed never ask. A database that does not answer at all is asked
+about first (``app.panel.unavailable``).
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from fastapi import FastAPI, Request, Response
-from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from app.core.migration_state import MIGRATE_COMMAND, MigrationState
 from panel_core.not_migrated import NotMigrated
 
 from .errorpages import error_response
+from .unavailable import DATABASE_ERRORS, unavailable_answer
 
-DATABASE_ERRORS: tuple[type[Exception], ...] = (DBAPIError, sqlite3.Error)
 logger = logging.getLogger("app.migrations")
 
 
@@ -49,15 +48,23 @@ async def not_migrated_answer(request: Request, exc: Exception) -> Response | No
     return error_response(request, NotMigrated(MIGRATE_COMMAND))
 
 
+async def database_error_answer(request: Request, exc: Exception) -> Response | None:
+    """503 if ``exc`` is a database error because the database does not answer or
+    is behind the code; ``None`` for any other error."""
+    answer = await unavailable_answer(request, exc)
+    return answer or await not_migrated_answer(request, exc)
+
+
 async def _database_error(request: Request, exc: Exception) -> Response:
-    answer = await not_migrated_answer(request, exc)
+    answer = await database_error_answer(request, exc)
     if answer is None:
         raise exc  # on to the 500 handler
     return answer
 
 
 def install_migration_errors(app: FastAPI) -> None:
-    """Answer database errors with 503 while migrations are pending."""
+    """Answer database errors with 503 while the database does not answer or
+    migrations are pending."""
     app.state.migrations = MigrationState(app.state.engine)
     for error in DATABASE_ERRORS:
         app.add_exception_handler(error, _database_error)
