@@ -377,7 +377,13 @@ def test_pages_offer_only_what_the_user_may_do(clinic: Clinic) -> None:
         full = admin.get(page(PATIENT, "index-page"), headers=HTML).text
     with clinic.api("viewer@example.com") as viewer:
         seen = viewer.get(page(PATIENT, "index-page"), headers=HTML).text
-    offers = ("New Patient", "Export CSV", "Delete selected", 'id="mass-delete"')
+    offers = (
+        "New Patient",
+        "Export CSV",
+        "Delete selected",
+        'id="mass-delete"',
+        'enctype="multipart/form-data"',  # the CSV upload: import
+    )
     for offer in (*offers, ">Edit</a>"):
         assert offer in full, offer
         assert offer not in seen, offer
