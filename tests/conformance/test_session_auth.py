@@ -264,3 +264,19 @@ def test_the_login_form(session_deployment: Deployment) -> None:
         assert response.status_code == 303
         assert urlsplit(response.headers["location"]).path == "/admin/login"
         assert browser.get(target, headers=HTML).status_code == 303
+
+
+def test_sessions_over_https_have_secure_cookies(
+    session_deployment: Deployment,
+) -> None:
+    """Behind a proxy speaking https (``X-Forwarded-Proto`` from loopback, which both
+    servers trust), HSTS is sent and the session cookie is ``Secure`` (issue 19)."""
+    https = {"X-Forwarded-Proto": "https"}
+    with session_deployment.api(log_in=False) as api:
+        credentials = {"username": EMAIL, "password": PASSWORD}
+        response = api.post("/admin/authenticate", json=credentials, headers=https)
+        assert response.status_code == 200, response.text
+        assert response.headers["strict-transport-security"].startswith("max-age=")
+        cookie = response.headers["set-cookie"].lower()
+        assert "; secure" in cookie, cookie
+        assert "httponly" in cookie and "samesite=lax" in cookie

@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "panel.headers.NoStoreMiddleware",
+    # Before the session's: it sees the session cookie (Secure over https).
+    "panel.headers.SecureCookiesMiddleware",
     "panel.formdata.MethodOverrideMiddleware",
     *PANEL["middleware"],
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -121,6 +123,8 @@ AUTHENTICATION_BACKENDS = [
 SESSION_COOKIE_AGE = env_int("SESSION_LIFETIME", 14 * 24 * 60 * 60, low=60)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
+# Over https the cookie is Secure anyway (panel.headers.SecureCookiesMiddleware);
+# SESSION_COOKIE_SECURE=1 makes it Secure over plain http too.
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE")
 CSRF_USE_SESSIONS = True
 CSRF_HEADER_NAME = "HTTP_X_CSRF_TOKEN"

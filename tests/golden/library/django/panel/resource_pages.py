@@ -10,7 +10,7 @@ user may use (``panel.authorize.page_abilities``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -32,8 +32,11 @@ from .registry import PanelResource
 from .templating import render
 
 
-def index_context(request: HttpRequest, panel: PanelResource) -> dict[str, Any]:
-    """Everything the index page shows: table, pages, search, tags and filters."""
+def index_context(
+    request: HttpRequest, panel: PanelResource, import_errors: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Everything the index page shows: table, pages, search, tags and filters
+    (and why a CSV file just uploaded was refused)."""
     params = list_params((n, v) for n, vs in request.GET.lists() for v in vs)
     query = panel.list_query(params)
     found = targets(panel)
@@ -48,13 +51,21 @@ def index_context(request: HttpRequest, panel: PanelResource) -> dict[str, Any]:
         labels=load_labels(found, items, acting),
         options=load_options(found, acting),
         can=page_abilities(acting),
+        import_errors=import_errors,
     )
 
 
-def index_page(request: HttpRequest, panel: PanelResource) -> HttpResponse:
-    """The list of a resource's records."""
-    context = index_context(request, panel)
-    return render(request, resource_templates(panel.uri, "index.html"), context)
+def index_page(
+    request: HttpRequest,
+    panel: PanelResource,
+    *,
+    import_errors: Sequence[str] = (),
+    status: int = 200,
+) -> HttpResponse:
+    """The list of a resource's records (after a refused CSV upload: with why)."""
+    context = index_context(request, panel, import_errors)
+    names = resource_templates(panel.uri, "index.html")
+    return render(request, names, context, status=status)
 
 
 def form_page(

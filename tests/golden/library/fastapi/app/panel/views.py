@@ -8,7 +8,7 @@ what the templates get is built by the kernel (``panel_core.resource_pages``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import Request, Response
@@ -49,8 +49,11 @@ def _pickers(request: Request, found: list[Target]) -> dict[str, Any]:
     return {target.field: actor(request, target.panel) for target in found}
 
 
-async def index_context(request: Request, panel: PanelResource) -> dict[str, Any]:
-    """Everything the index page shows: table, pages, search, tags and filters."""
+async def index_context(
+    request: Request, panel: PanelResource, import_errors: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Everything the index page shows: table, pages, search, tags and filters
+    (and why a CSV file just uploaded was refused)."""
     params = list_params(request.query_params.multi_items())
     query = panel.list_query(params)
     found = targets(_registry(request), panel)
@@ -75,13 +78,21 @@ async def index_context(request: Request, panel: PanelResource) -> dict[str, Any
         labels=labels,
         options=options,
         can=can,
+        import_errors=import_errors,
     )
 
 
-async def index_page(request: Request, panel: PanelResource) -> Response:
-    """The list of a resource's records."""
-    context = await index_context(request, panel)
-    return render(request, resource_templates(panel.uri, "index.html"), context)
+async def index_page(
+    request: Request,
+    panel: PanelResource,
+    *,
+    import_errors: Sequence[str] = (),
+    status_code: int = 200,
+) -> Response:
+    """The list of a resource's records (after a refused CSV upload: with why)."""
+    context = await index_context(request, panel, import_errors)
+    names = resource_templates(panel.uri, "index.html")
+    return render(request, names, context, status_code=status_code)
 
 
 async def form_page(

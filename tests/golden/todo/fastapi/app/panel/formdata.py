@@ -49,7 +49,7 @@ class FormMiddleware:
             await self.app(scope, receive, send)
             return
         try:
-            body = await _read(scope, receive, self.limit)
+            body = await read_buffered(scope, receive, self.limit)
         except PayloadTooLarge as exc:
             await error_response(Request(scope), exc)(scope, receive, send)
             return
@@ -58,7 +58,7 @@ class FormMiddleware:
         override = (form_value(HTTPConnection(scope), "_method") or "").upper()
         if scope["method"] == "POST" and override in _OVERRIDES:
             scope["method"] = override
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replayed(body, receive), send)
 
 
 def _is_form(scope: Scope) -> bool:
@@ -69,7 +69,8 @@ def _is_form(scope: Scope) -> bool:
     return media_type == _FORM
 
 
-async def _read(scope: Scope, receive: Receive, limit: int) -> bytes:
+async def read_buffered(scope: Scope, receive: Receive, limit: int) -> bytes:
+    """The whole body of the request, ``PayloadTooLarge`` over ``limit`` bytes."""
     too_large = PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
     declared = dict(scope["headers"]).get(b"content-length", b"")
     if declared.isdigit() and int(declared) > limit:
@@ -90,7 +91,8 @@ async def _read(scope: Scope, receive: Receive, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` (read already) to the app first."""
     sent = False
 
     async def replay() -> Message:

@@ -11,6 +11,10 @@ every HTTP method, GET included. Pages carry the token in ``<meta name="csrf-tok
 Requests without a logged-in session pass: every route but the login needs one, so
 they are refused 401 there. The login form is checked (no login CSRF), but a JSON login
 needs no token, since no other site can send JSON without a CORS preflight.
+
+A multipart form (the CSV upload of the index page) carries ``_token`` too: Django
+parses it (up to ``PANEL_MAX_IMPORT_SIZE`` bytes, 413 beyond) and the view reads the
+file it kept.
 """
 
 from __future__ import annotations
@@ -21,10 +25,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import CsrfViewMiddleware, RejectRequest
 
-from .bodies import form_value
+from panel_core.errors import PayloadTooLarge
+from panel_core.imports import MULTIPART
+
+from .bodies import dechunk, form_value, media_type
 from .current import panel_route
+from .errors import error_response
 from .formdata import is_form_submission
 
 # The panel's form field, and Django's.
@@ -55,6 +64,11 @@ class PanelCsrfMiddleware(CsrfViewMiddleware):
         login_form = route == "authenticate" and is_form_submission(request)
         if not logged_in(request) and not login_form:
             return self._accept(request)
+        if _is_upload(request):
+            try:
+                _check_upload_size(request)
+            except PayloadTooLarge as exc:
+                return error_response(request, exc)
         if route in ALWAYS_CHECKED and request.method in SAFE_METHODS:
             if getattr(request, "_dont_enforce_csrf_checks", False):  # test clients
                 return self._accept(request)
@@ -69,7 +83,31 @@ class PanelCsrfMiddleware(CsrfViewMiddleware):
         # A form's field is read as the header would be (Django reads its own field
         # only from POSTs, not from forms ``_method`` turned into a DELETE).
         if settings.CSRF_HEADER_NAME not in request.META:
-            token = next(filter(None, (form_value(request, f) for f in FIELDS)), None)
+            token = next(filter(None, (_form_token(request, f) for f in FIELDS)), None)
             if token:
                 request.META[settings.CSRF_HEADER_NAME] = token
         super()._check_token(request)
+
+
+def _is_upload(request: HttpRequest) -> bool:
+    return request.method == "POST" and media_type(request) == MULTIPART
+
+
+def _check_upload_size(request: HttpRequest) -> None:
+    """413 for a multipart body over ``PANEL_MAX_IMPORT_SIZE``, before it is parsed."""
+    limit: int = settings.PANEL_MAX_IMPORT_SIZE
+    dechunk(request, limit)
+    declared = request.META.get("CONTENT_LENGTH", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+
+
+def _form_token(request: HttpRequest, name: str) -> str | None:
+    """Field ``name`` of the urlencoded form, or of the multipart form, if sent."""
+    if not _is_upload(request):
+        return form_value(request, name)
+    try:
+        value = request.POST.get(name)
+    except MultiPartParserError:
+        return None
+    return value if isinstance(value, str) else None

@@ -122,17 +122,18 @@ def imported(created: int, updated: int) -> dict[str, Any]:
     }
 
 
+def error_lines(errors: Mapping[str, list[str]]) -> list[str]:
+    """Every message of a refused import, each naming its row ("Row 3: …")."""
+    return [
+        message if label == FILE_FIELD else f"{label.capitalize()}: {message}"
+        for label, messages in errors.items()
+        for message in messages
+    ]
+
+
 def refused(errors: Mapping[str, list[str]]) -> dict[str, Any]:
     """The answer to an import that wrote nothing: the first error names its row."""
-    first = summarize(
-        {
-            label: [
-                m if label == FILE_FIELD else f"{label.capitalize()}: {m}"
-                for m in messages
-            ]
-            for label, messages in errors.items()
-        }
-    )
+    first = summarize({"rows": error_lines(errors)})
     return {
         "message": "Nothing was imported: " + first,
         "messageType": "error",

@@ -111,11 +111,13 @@ def index_context(
     labels: Labels,
     options: Options,
     can: Abilities = EVERYTHING,
+    import_errors: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The index page: table, pages, search, tags and filters.
 
     ``items`` are the records of this page, ``total`` how many match in all (or
-    ``None`` when not counted).
+    ``None`` when not counted); ``import_errors``: why the CSV file just uploaded
+    was refused (``panel_core.imports.error_lines``).
     """
     resource = type(panel.resource)
     page = paginator(
@@ -144,6 +146,10 @@ def index_context(
         "export_url": url_for(
             "handler", {"resourceUri": panel.uri, "handlerUri": "export"}, params
         ),
+        "import_url": url_for(
+            "handler", {"resourceUri": panel.uri, "handlerUri": "import"}
+        ),
+        "import_errors": list(import_errors),
     }
 
 

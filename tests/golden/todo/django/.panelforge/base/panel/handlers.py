@@ -6,14 +6,15 @@
 transaction, all rows or none. What an upload may be, how rows are checked and what
 the answer says are the kernel's (``panel_core.imports``, shared with the FastAPI
 panels); the uploads may be up to ``PANEL_MAX_IMPORT_SIZE`` bytes (413 beyond). Both
-keep to the user's scope; imported rows go through the resource's hooks.
+keep to the user's scope; imported rows go through the resource's hooks. A browser's
+upload (the index page's form) is sent back to the list: with a flash message, or with
+every row's errors when the file is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qsl
 
 from django.conf import settings
@@ -30,6 +31,7 @@ from .bodies import dechunk
 from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource
+from .resource_pages import index_page
 from .responses import json_response
 
 
@@ -64,24 +66,21 @@ def import_csv(request: HttpRequest, panel: PanelResource) -> HttpResponseBase:
         checked = imports.check_rows(rows, existing, panel.inputs)
         created, updated = panel.store.import_records(checked, acting)
     except (csv_text.CsvError, InvalidInput) as exc:
-        return _answer(request, panel, 422, imports.refused(exc.errors))
-    return _answer(request, panel, 200, imports.imported(created, updated))
+        if not wants_json(request):  # the list again, with every row's errors
+            lines = imports.error_lines(exc.errors)
+            return index_page(request, panel, import_errors=lines, status=422)
+        return json_response(imports.refused(exc.errors), status=422)
+    body = imports.imported(created, updated)
+    if not wants_json(request):
+        flash(request, body["message"], body["messageType"])
+        return see_other(panel.resource.index_page_url())
+    return json_response(body)
 
 
 HANDLERS = {
     "export": Handler(("GET", "HEAD"), export_csv),
     "import": Handler(("POST",), import_csv),
 }
-
-
-def _answer(
-    request: HttpRequest, panel: PanelResource, status: int, body: dict[str, Any]
-) -> HttpResponseBase:
-    """JSON for API clients; for a page, a flash message and back to the list."""
-    if not wants_json(request):
-        flash(request, body["message"], body["messageType"])
-        return see_other(panel.resource.index_page_url())
-    return json_response(body, status=status)
 
 
 def read_upload(request: HttpRequest, limit: int) -> str:

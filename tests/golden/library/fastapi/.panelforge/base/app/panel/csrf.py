@@ -10,12 +10,18 @@ clients.
 Requests without a logged-in session pass: every route but the login needs one, so they
 are refused 401 there. The login form checks its token itself (``valid_token``), and a
 JSON login needs none, since no other site can send JSON without a CORS preflight.
+
+A multipart form (the CSV upload of the index page) carries ``_token`` too: its body,
+up to ``MAX_IMPORT_SIZE`` bytes, is read here to find it, then handed on to the route.
 """
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import AsyncIterator
 
+from starlette.datastructures import Headers
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -24,8 +30,8 @@ from panel_core.routes import url_for
 
 from .auth import USER_KEY
 from .errorpages import error_response
-from .errors import PanelError
-from .formdata import UNSAFE_METHODS, form_value
+from .errors import PanelError, PayloadTooLarge
+from .formdata import UNSAFE_METHODS, form_value, read_buffered, replayed
 from .sessions import stored_csrf_token
 
 HEADER = "x-csrf-token"
@@ -41,13 +47,37 @@ class CSRFMismatch(PanelError):
         super().__init__("CSRF token mismatch.")
 
 
-def valid_token(connection: HTTPConnection) -> bool:
-    """Whether the request carries the session's token (header or form field)."""
+def valid_token(connection: HTTPConnection, sent: str | None = None) -> bool:
+    """Whether the request carries the session's token (header or form field, or
+    ``sent``: the field of a multipart form)."""
     expected = stored_csrf_token(connection)
-    sent = connection.headers.get(HEADER) or form_value(connection, FIELD)
+    sent = connection.headers.get(HEADER) or form_value(connection, FIELD) or sent
     if not expected or not sent:
         return False
     return hmac.compare_digest(sent.encode(), expected.encode())
+
+
+def _is_multipart(scope: Scope) -> bool:
+    content_type = Headers(scope=scope).get("content-type", "")
+    return content_type.split(";")[0].strip().lower() == "multipart/form-data"
+
+
+async def _multipart_token(headers: Headers, body: bytes) -> str | None:
+    """The ``_token`` field of a multipart body, if it has one."""
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield body
+
+    parser = MultiPartParser(headers, stream(), max_files=1, max_fields=10)
+    try:
+        form = await parser.parse()
+    except MultiPartException:
+        return None
+    try:
+        token = form.get(FIELD)
+        return token if isinstance(token, str) else None
+    finally:
+        await form.close()
 
 
 # Async methods may change data whatever the HTTP method, so their route is
@@ -65,8 +95,8 @@ class CSRFMiddleware:
     """Refuses state-changing requests of a logged-in session without its token."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
-        del settings
         self.app = app
+        self.upload_limit = settings.max_import_size
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and _needs_token(scope):
@@ -74,7 +104,28 @@ class CSRFMiddleware:
                 raise RuntimeError("CSRFMiddleware needs SessionMiddleware before it")
             connection = HTTPConnection(scope)
             if USER_KEY in connection.session and not valid_token(connection):
-                response = error_response(Request(scope), CSRFMismatch())
-                await response(scope, receive, send)
+                if _is_multipart(scope):
+                    await self._multipart(scope, receive, send)
+                    return
+                await self._refuse(scope, receive, send, CSRFMismatch())
                 return
         await self.app(scope, receive, send)
+
+    async def _multipart(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass a multipart form on if its ``_token`` field holds the token."""
+        try:
+            body = await read_buffered(scope, receive, self.upload_limit)
+        except PayloadTooLarge as exc:
+            await self._refuse(scope, receive, send, exc)
+            return
+        sent = await _multipart_token(Headers(scope=scope), body)
+        if not valid_token(HTTPConnection(scope), sent):
+            await self._refuse(scope, receive, send, CSRFMismatch())
+            return
+        await self.app(scope, replayed(body, receive), send)
+
+    async def _refuse(
+        self, scope: Scope, receive: Receive, send: Send, exc: PanelError
+    ) -> None:
+        response = error_response(Request(scope), exc)
+        await response(scope, receive, send)

@@ -4,14 +4,15 @@
 ``filter[…]``, ``query-tag`` and ``sort`` (every page of them). ``POST
 …/handler/import`` writes a CSV file in one transaction, all rows or none; what an
 upload may be, how rows are checked and what the answer says are the kernel's
-(``panel_core.imports``, shared with the Django panels).
+(``panel_core.imports``, shared with the Django panels). A browser's upload (the index
+page's form) is sent back to the list: with a flash message, or with every row's
+errors when the file is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import Request, Response
 from fastapi.responses import StreamingResponse
@@ -31,6 +32,7 @@ from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource
 from .responses import json_response
+from .views import index_page
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,17 @@ async def import_csv(request: Request, panel: PanelResource) -> Response:
         acting = actor(request, panel)
         created, updated = await run_in_threadpool(_import, panel, engine, rows, acting)
     except (csv_text.CsvError, InvalidInput) as exc:
-        return _answer(request, panel, 422, imports.refused(exc.errors))
-    return _answer(request, panel, 200, imports.imported(created, updated))
+        if not wants_json(request):  # the list again, with every row's errors
+            lines = imports.error_lines(exc.errors)
+            return await index_page(
+                request, panel, import_errors=lines, status_code=422
+            )
+        return json_response(imports.refused(exc.errors), status_code=422)
+    body = imports.imported(created, updated)
+    if not wants_json(request):
+        flash(request, body["message"], body["messageType"])
+        return see_other(panel.resource.index_page_url())
+    return json_response(body)
 
 
 HANDLERS = {
@@ -81,16 +92,6 @@ def _import(
     existing = panel.store.existing_keys(engine, keys, acting) if keys else set()
     checked = imports.check_rows(rows, existing, panel.inputs)
     return panel.store.import_records(engine, checked, acting)
-
-
-def _answer(
-    request: Request, panel: PanelResource, status_code: int, body: dict[str, Any]
-) -> Response:
-    """JSON for API clients; for a page, a flash message and back to the list."""
-    if not wants_json(request):
-        flash(request, body["message"], body["messageType"])
-        return see_other(panel.resource.index_page_url())
-    return json_response(body, status_code=status_code)
 
 
 async def read_upload(request: Request, limit: int) -> str:
