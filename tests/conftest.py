@@ -221,6 +221,7 @@ class DjangoServer(Server):
     COMMANDS = {
         "migrate": ("migrate", "--no-input"),
         "create-user": ("create_user",),
+        "set-role": ("set_role",),
         "oag:generate": ("oag_generate",),
     }
 

@@ -373,10 +373,12 @@ def test_admins_may_do_everything(clinic: Clinic, places: dict[str, int]) -> Non
 
 def test_pages_offer_only_what_the_user_may_do(clinic: Clinic) -> None:
     with clinic.api() as admin:
+        _patient(admin, "Shown")
         full = admin.get(page(PATIENT, "index-page"), headers=HTML).text
     with clinic.api("viewer@example.com") as viewer:
         seen = viewer.get(page(PATIENT, "index-page"), headers=HTML).text
-    for offer in ("New Patient", "Export CSV", "Delete selected", 'id="mass-delete"'):
+    offers = ("New Patient", "Export CSV", "Delete selected", 'id="mass-delete"')
+    for offer in (*offers, ">Edit</a>"):
         assert offer in full, offer
         assert offer not in seen, offer
 
@@ -482,3 +484,11 @@ def test_not_logged_in_stays_401(clinic: Clinic) -> None:
         response = anonymous.get(crud(PATIENT))
         assert response.status_code == 401
         assert response.json() == {"message": "Unauthenticated."}
+
+
+def test_the_menu_lists_what_the_user_may_see(clinic: Clinic) -> None:
+    with clinic.api("clerk@example.com") as clerk:
+        home = clerk.get("/admin", headers=HTML).text
+    assert page(APPOINTMENT, "index-page") in home
+    assert page(PATIENT, "index-page") not in home
+    assert page(CLINIC, "index-page") not in home

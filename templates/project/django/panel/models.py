@@ -5,11 +5,13 @@
 of bearer tokens logged out before they expire. Rows are removed once they no longer
 matter. Times are Unix seconds. The tables are named as in panelforge's FastAPI
 projects. The panel's users are Django's own (``django.contrib.auth``), the username
-being the e-mail address.
+being the e-mail address; ``PanelRole`` holds the role of each user who is not a
+superuser (superusers are ``admin``, see ``panel.roles``).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -38,3 +40,21 @@ class RevokedToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.jti} (revoked until {self.expires_at})"
+
+
+class PanelRole(models.Model):
+    """The role of a panel user who is not a superuser: what they may do."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="panel_role",
+    )
+    role = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "panel_user_roles"
+
+    def __str__(self) -> str:
+        return f"user {self.pk}: {self.role}"

@@ -1,7 +1,8 @@
 """The store's bulk methods: every matching record in batches, and file imports.
 
 ``Store`` inherits them; they use its query sets and lookups, so exports and imports
-read and write exactly what the JSON API does (same fields, conversions and checks).
+read and write exactly what the JSON API does (same fields, conversions, checks,
+scope and hooks).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.db.models.lookups import IContains
 
-from panel_core.errors import InvalidInput
+from panel_core.abilities import UPDATE
+from panel_core.errors import InvalidInput, NotFound
 from panel_core.imports import ImportRow, ImportTally
+from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
 
 _CHUNK = 1000
@@ -32,6 +35,10 @@ class BulkMethods:
 
     if TYPE_CHECKING:
 
+        def scope(self, actor: Actor | None) -> list[Q]: ...
+
+        def fetch(self, key: Any, actor: Actor | None = None) -> dict[str, Any]: ...
+
         def _conditions(self, query: ListQuery) -> list[Q | IContains]: ...
 
         def _order(self, query: ListQuery) -> list[str]: ...
@@ -40,17 +47,18 @@ class BulkMethods:
 
         def _by_column(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
 
-        def _check_relations(self, values: Mapping[str, Any]) -> None: ...
+        def _check_relations(self, values: Mapping[str, Any], actor: Actor) -> None: ...
 
     def iter_batches(
-        self, query: ListQuery, size: int = 500
+        self, query: ListQuery, actor: Actor, size: int = 500
     ) -> Iterator[list[dict[str, Any]]]:
-        """Every record matching ``query``, in list order, ``size`` at a time.
+        """Every record matching ``query`` within ``actor``'s scope, in list order,
+        ``size`` at a time.
 
         The matching keys are read first; each batch is then its own query. Records
         deleted meanwhile are skipped, and none comes twice.
         """
-        matching = self._manager.filter(*self._conditions(query))
+        matching = self._manager.filter(*self._conditions(query), *self.scope(actor))
         keys = list(
             matching.order_by(*self._order(query)).values_list(self._key, flat=True)
         )
@@ -60,39 +68,64 @@ class BulkMethods:
             found = {row[self._key_name]: row for row in rows}
             yield [found[k] for k in chunk if k in found]
 
-    def existing_keys(self, keys: Sequence[Any]) -> set[Any]:
-        """Those of ``keys`` that have a record."""
+    def existing_keys(self, keys: Sequence[Any], actor: Actor) -> set[Any]:
+        """Those of ``keys`` that have a record ``actor`` may reach."""
         found: set[Any] = set()
+        scope = self.scope(actor)
         for start in range(0, len(keys), _CHUNK):
             chunk = keys[start : start + _CHUNK]
-            rows = self._manager.filter(**{self._key + "__in": chunk})
+            rows = self._manager.filter(*scope, **{self._key + "__in": chunk})
             found.update(rows.values_list(self._key, flat=True))
         return found
 
-    def import_records(self, rows: Sequence[ImportRow]) -> tuple[int, int]:
+    def import_records(
+        self, rows: Sequence[ImportRow], actor: Actor
+    ) -> tuple[int, int]:
         """Create (key ``None``) or update each ``(label, key, values)``: all or none.
 
-        Returns how many records were created and updated; errors name the row label.
+        Each row goes through the resource's hooks, as a create or an update from the
+        API would. Returns how many records were created and updated; errors name the
+        row label.
         """
         tally = ImportTally()
+
+        def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
+            try:
+                return self._import_row(key, dict(values), actor)
+            except InvalidInput as exc:
+                return [message for group in exc.errors.values() for message in group]
+            except NotFound:
+                return [f"{self.label} {key} not found."]
+
         try:
             with transaction.atomic():
-                tally.write(
-                    rows,
-                    lambda key, values: self._import_row(key, self._prepare(values)),
-                )
+                tally.write(rows, write_row)
         except IntegrityError:
             raise tally.conflict() from None
         return tally.created, tally.updated
 
-    def _import_row(self, key: Any, values: dict[str, Any]) -> list[str]:
-        try:
-            self._check_relations(values)
-        except InvalidInput as exc:
-            return [message for group in exc.errors.values() for message in group]
+    def _import_row(self, key: Any, values: dict[str, Any], actor: Actor) -> list[str]:
         if key is None:
-            self._manager.create(**self._by_column(values))
+            values = self._prepare(actor.before_creating(values))
+            self._check_relations(values, actor)
+            created = self._manager.create(**self._by_column(values))
+            self._notify(actor, "after_created", created.pk)
             return []
-        rows = self._manager.filter(**{self._key: key})
+        if actor.lifecycle.needs_record(UPDATE):
+            current = self.fetch(key, actor)
+            actor.authorize_record(UPDATE, current)
+            values = actor.before_updating(current, values)
+        values = self._prepare(values)
+        self._check_relations(values, actor)
+        rows = self._manager.filter(*self.scope(actor), **{self._key: key})
         found = rows.update(**self._by_column(values)) if values else rows.exists()
-        return [] if found else [f"{self.label} {key} not found."]
+        if not found:
+            raise NotFound(f"{self.label} {key} not found.")
+        if values:
+            self._notify(actor, "after_updated", key)
+        return []
+
+    def _notify(self, actor: Actor, hook: str, key: Any) -> None:
+        """Run ``hook`` with the record ``key`` as it is now, if the resource has it."""
+        if hook in actor.lifecycle.hooks:
+            actor.notify(hook, self.fetch(key))

@@ -9,6 +9,8 @@ panel route, is checked through the resource's own ``where`` method.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.http import HttpRequest, HttpResponse
 from django.test import Client
@@ -22,6 +24,7 @@ from tests.gadget_parts import page_checks
 from tests.gadgets import (
     GadgetResource,
     json_client,
+    serve_gadgets,
 )
 
 pytestmark = [
@@ -29,6 +32,18 @@ pytestmark = [
     pytest.mark.urls(__name__),
     pytest.mark.usefixtures("gadgets"),
 ]
+
+
+class OtherResource(GadgetResource):
+    """Another resource: on its routes, the gadgets' checks say nowhere."""
+
+    uri = "other-resource"
+
+
+@pytest.fixture
+def gadgets(monkeypatch: pytest.MonkeyPatch, gadget_db_table: None) -> Iterator[None]:
+    """The panel serving the tests' resource and another one."""
+    yield from serve_gadgets(monkeypatch, (GadgetResource, OtherResource))
 
 
 def _probe(request: HttpRequest, **params: str) -> HttpResponse:

@@ -111,7 +111,9 @@ def test_export_streams_in_batches(
     store = type(registry().get("gadget-resource").store)
     batches = store.iter_batches
     monkeypatch.setattr(
-        store, "iter_batches", lambda self, query: batches(self, query, size=2)
+        store,
+        "iter_batches",
+        lambda self, query, actor: batches(self, query, actor, size=2),
     )
     response = client.get(EXPORT, {"sort": "name"})
     assert response.streaming

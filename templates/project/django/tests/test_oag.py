@@ -24,6 +24,7 @@ from app.resources import RESOURCES
 from oag.spec import spec_options
 from oag.views import page_context, stored_csrf_token
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from panel_core.oag import build_document, spec_files
 from panel_core.openapi import dump_json
 from tests.token_parts import JSON, bearer
@@ -135,7 +136,7 @@ def test_docs_access_off_removes_the_routes(client: Client) -> None:
 
 def test_docs_access_authenticated_refuses_strangers(settings: Any) -> None:
     use_jwt(settings)
-    create_user(email=EMAIL, password=PASSWORD)
+    create_user(email=EMAIL, password=PASSWORD, role=ADMIN)
     client = Client(headers=JSON)
     with docs_access("authenticated"):
         for url in ("/docs", SPEC_URL):

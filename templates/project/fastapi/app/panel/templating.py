@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from panel_core import assets
-from panel_core.resource_pages import PAGE_HEADERS, menu
+from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 
 from .flash import pop_flashes
 from .navigation import install_template_helpers
@@ -49,7 +49,9 @@ templates.env.globals["static_url"] = static_url
 def _navigation(request: Request) -> list[dict[str, Any]]:
     registry = getattr(request.app.state, "registry", None)
     current = request.path_params.get("resourceUri")
-    return menu((panel.resource for panel in registry or ()), current)
+    user = getattr(request.state, "user", None)
+    shown = viewable(registry or (), user)
+    return menu((panel.resource for panel in shown), current)
 
 
 def page_context(request: Request) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 Addresses are stored in one normal form (lower case, ``normalize_email``) as both
 ``username`` and ``email``, so they are unique whatever their case and logins match
-them case-insensitively.
+them case-insensitively. The user of a request is read with its role in one query
+(``panel.roles``): it is the ``role`` attribute ``panel_core.abilities`` reads.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import IntegrityError, router
-from django.db.models import Exists
+from django.db import IntegrityError, router, transaction
+from django.db.models import Exists, F
 
+from panel_core.abilities import ADMIN
 from panel_core.accounts import normalize_email
 
 from .models import RevokedToken
 from .passwords import verify_password
 from .prepared import PreparedQuery
+from .roles import ROLE_ATTRIBUTE, roles_declared, set_role
+
+# The column of the user queries holding the role (``PanelRole.role``, joined in).
+_ROLE = F("panel_role__role")
 
 
 class UserExists(ValueError):
@@ -40,16 +46,32 @@ def find_user(email: str) -> AbstractBaseUser | None:
     return user
 
 
-def create_user(*, email: str, password: str, name: str = "") -> AbstractBaseUser:
-    """Add an active user; the password is stored hashed."""
+def create_user(
+    *, email: str, password: str, role: str, name: str = ""
+) -> AbstractBaseUser:
+    """Add an active user with ``role``; the password is stored hashed.
+
+    An ``admin`` is a Django superuser; ``role`` must be one users may carry.
+    """
     address = normalize_email(email)
     try:
-        user: AbstractBaseUser = _users().create_user(
-            username=address, email=address, password=password, first_name=name.strip()
-        )
+        with transaction.atomic():
+            user: AbstractBaseUser = _users().create_user(
+                username=address,
+                email=address,
+                password=password,
+                first_name=name.strip(),
+            )
+            set_role(user, role)
     except IntegrityError:
         raise UserExists(f"a user with e-mail {address} exists") from None
     return user
+
+
+def has_users() -> bool:
+    """Whether anybody may log in yet (the first user is ``admin`` by default)."""
+    exists: bool = _users().exists()
+    return exists
 
 
 def check_credentials(email: str, password: str) -> AbstractBaseUser | None:
@@ -75,30 +97,37 @@ def _rehash(user: AbstractBaseUser) -> Any:
     return setter
 
 
-def _token_users(values: Mapping[str, Any]) -> Any:
-    revoked = RevokedToken.objects.filter(jti=values["jti"])
-    users = _users().filter(pk=values["user_id"], is_active=True)
-    return users.filter(~Exists(revoked))
+def _with_role(users: Any, with_role: bool) -> Any:
+    """The users' query, reading each one's role too (its last column)."""
+    return users.annotate(panel_role_name=_ROLE) if with_role else users
 
 
 @cache
-def _token_user_query() -> PreparedQuery:
+def _token_user_query(with_role: bool) -> PreparedQuery:
     model = get_user_model()
+
+    def token_users(values: Mapping[str, Any]) -> Any:
+        revoked = RevokedToken.objects.filter(jti=values["jti"])
+        users = _users().filter(pk=values["user_id"], is_active=True)
+        return _with_role(users.filter(~Exists(revoked)), with_role)
+
     fields = {"user_id": model._meta.pk, "jti": RevokedToken._meta.get_field("jti")}
-    return PreparedQuery(model, _token_users, fields)
+    return PreparedQuery(model, token_users, fields)
 
 
 def token_user(user_id: int, jti: str) -> AbstractBaseUser | None:
     """The active user ``user_id``, unless the token ``jti`` was revoked (one query)."""
-    return _one_user(_token_user_query(), {"user_id": user_id, "jti": jti})
+    with_role = roles_declared()
+    query = _token_user_query(with_role)
+    return _one_user(query, {"user_id": user_id, "jti": jti}, with_role)
 
 
 @cache
-def _user_query() -> PreparedQuery:
+def _user_query(with_role: bool) -> PreparedQuery:
     model = get_user_model()
 
     def users(values: Mapping[str, Any]) -> Any:
-        return _users().filter(pk=values["user_id"])
+        return _with_role(_users().filter(pk=values["user_id"]), with_role)
 
     return PreparedQuery(model, users, {"user_id": model._meta.pk})
 
@@ -117,14 +146,19 @@ class PanelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         """The user ``user_id`` if it may log in, else ``None``."""
-        user = _one_user(_user_query(), {"user_id": user_id})
+        with_role = roles_declared()
+        user = _one_user(_user_query(with_role), {"user_id": user_id}, with_role)
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
-def _one_user(query: PreparedQuery, values: Mapping[str, Any]) -> Any:
-    """The user ``query`` finds, made as Django makes model instances (``from_db``)."""
+def _one_user(query: PreparedQuery, values: Mapping[str, Any], with_role: bool) -> Any:
+    """The user ``query`` finds, made as Django makes model instances (``from_db``),
+    with its role: the query's last column, or ``admin`` while no role is declared.
+    """
     model = get_user_model()
     names = [field.attname for field in model._meta.concrete_fields]
     for row in query.rows(values):
-        return model.from_db(router.db_for_read(model), names, row)
+        user = model.from_db(router.db_for_read(model), names, row[: len(names)])
+        setattr(user, ROLE_ATTRIBUTE, row[len(names)] if with_role else ADMIN)
+        return user
     return None

@@ -6,7 +6,8 @@ The database is pytest-django's: a test database migrated from ``app/migrations`
 are: in session mode with the session's CSRF token in ``X-CSRF-Token`` (and CSRF
 checks enforced), in JWT mode with the bearer token ``POST /admin/authenticate``
 gives. ``samples`` holds a valid create body per resource (``tests/samples.json``);
-``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``);
+``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``),
+``part_db_table`` adds the table of its parts (``tests.customising``);
 ``seven_gadgets`` adds seven records and a JSON client of them.
 Set ``DATABASE_URL`` to a PostgreSQL server to run the tests there (pytest-django
 creates and drops a ``test_<name>`` database beside the one named).
@@ -21,12 +22,13 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 from django.middleware.csrf import CSRF_SESSION_KEY, get_token
 from django.test import Client
 
+from panel.users import create_user
+from panel_core.abilities import ADMIN
 from tests.gadget_parts import CURSOR_NAMES, ListClient
 
 EMAIL = "ada@example.com"
@@ -42,12 +44,8 @@ def jwt_mode() -> bool:
 
 @pytest.fixture
 def user(db: None) -> AbstractBaseUser:
-    """A panel user: username and e-mail EMAIL, password PASSWORD."""
-    users: Any = get_user_model()._default_manager
-    created: AbstractBaseUser = users.create_user(
-        username=EMAIL, email=EMAIL, password=PASSWORD
-    )
-    return created
+    """A panel user, ``admin``: username and e-mail EMAIL, password PASSWORD."""
+    return create_user(email=EMAIL, password=PASSWORD, role=ADMIN)
 
 
 @pytest.fixture
@@ -67,6 +65,14 @@ def gadget_db_table(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     from tests.gadgets import gadget_table  # a model: import once Django is set up
 
     yield from gadget_table(django_db_blocker)
+
+
+@pytest.fixture(scope="module")
+def part_db_table(gadget_db_table: None, django_db_blocker: Any) -> Iterator[None]:
+    """The table of the gadgets' parts (``tests.customising``), for a module."""
+    from tests.customising import part_table  # a model: import once Django is set up
+
+    yield from part_table(django_db_blocker)
 
 
 @pytest.fixture

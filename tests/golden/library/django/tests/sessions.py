@@ -18,6 +18,7 @@ from django.test import Client
 
 from config.settings import SESSION_PANEL
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 
 EMAIL = "grace@example.com"
 PASSWORD = "correct horse battery staple"
@@ -43,7 +44,7 @@ def use_sessions(django_settings: Any) -> None:
 
 def make_user(email: str = EMAIL, password: str = PASSWORD) -> AbstractBaseUser:
     """An active panel user."""
-    return create_user(email=email, password=password, name="Grace")
+    return create_user(email=email, password=password, name="Grace", role=ADMIN)
 
 
 def browser() -> Client:

@@ -23,7 +23,7 @@ from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from jinja2 import Environment
 
-from panel_core.resource_pages import PAGE_HEADERS, menu
+from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 
 # Where a resource's own template is looked for first (the pages import it from here).
 from panel_core.resource_pages import resource_templates as resource_templates
@@ -32,7 +32,7 @@ from panel_core.urls import PREFIX, page_url
 from .current import panel_route
 from .flash import pop_flashes
 from .navigation import install_template_helpers
-from .site import resources
+from .registry import registry
 
 STATIC_URL = "/static"
 
@@ -68,7 +68,8 @@ def _templates_changed(*, setting: str, **kwargs: Any) -> None:
 def _navigation(request: HttpRequest) -> list[dict[str, Any]]:
     match = request.resolver_match
     current = match.kwargs.get("resourceUri") if match is not None else None
-    return menu(resources(), current)
+    shown = viewable(registry(), getattr(request, "user", None))
+    return menu((panel.resource for panel in shown), current)
 
 
 def csrf_token(request: HttpRequest) -> str:

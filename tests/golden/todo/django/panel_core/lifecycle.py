@@ -42,6 +42,8 @@ class Lifecycle:
         self.scoped = _overrides(cls, "scope")
         # A user-written ``can`` may look at the record: ask it with the record.
         self.record_rules = _overrides(cls, "can")
+        # Nothing to ask: the roles' ``can`` with no roles declared lets everyone in.
+        self.open = not self.record_rules and not resource.roles.declared
         self._where = f"{cls.__module__}.{cls.__qualname__}"
         self._fields = frozenset(f.name for f in cls.fields if not f.key)
 

@@ -22,6 +22,7 @@ from panel.auth_state import count_attempt, revoke_token
 from panel.models import LoginAttempt, RevokedToken
 from panel.users import create_user
 from panel_core import tokens as kernel_tokens
+from panel_core.abilities import ADMIN
 from panel_core.tokens import make_secret
 from tests.token_parts import JSON, bearer
 from tests.tokens import EMAIL, PASSWORD, claims, other_user, sign, token_login, use_jwt
@@ -42,7 +43,7 @@ def _jwt(settings: Any) -> None:
 @pytest.fixture
 def ada() -> Any:
     """A panel user (EMAIL, PASSWORD)."""
-    return create_user(email=EMAIL, password=PASSWORD, name="Ada")
+    return create_user(email=EMAIL, password=PASSWORD, name="Ada", role=ADMIN)
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_the_sixth_failure_is_429_even_with_the_right_password(
     message = f"Too many login attempts. Please try again in {wait} seconds."
     assert refused.json() == {"message": message}
     # Another username from the same address is not held back.
-    create_user(email="grace@example.com", password=PASSWORD)
+    create_user(email="grace@example.com", password=PASSWORD, role=ADMIN)
     assert token_login(anonymous, "grace@example.com", PASSWORD).status_code == 200
 
 

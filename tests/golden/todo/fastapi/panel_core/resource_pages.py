@@ -8,10 +8,11 @@ one; so both frameworks serve the same HTML.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .abilities import PAGE_ABILITIES
+from .abilities import PAGE_ABILITIES, VIEW_ANY
 from .forms import (
     Options,
     default_values,
@@ -59,6 +60,23 @@ def menu(resources: Iterable[Resource], current: str | None) -> list[dict[str, A
         }
         for resource in resources
     ]
+
+
+def viewable(panels: Iterable[PanelResource[Any]], user: Any) -> list[Any]:
+    """The resources whose list ``user`` may see, for the menu and the home page.
+
+    A ``can`` that is ``async`` cannot be asked here: its resource is listed, and its
+    pages still refuse.
+    """
+    shown = []
+    for panel in panels:
+        answer = True if panel.lifecycle.open else panel.resource.can(VIEW_ANY, user)
+        if inspect.iscoroutine(answer):
+            answer.close()
+            answer = True
+        if answer:
+            shown.append(panel)
+    return shown
 
 
 def list_params(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -71,11 +71,12 @@ def create_user_command(
 
     def create() -> str:
         with _engine() as engine:
-            password = read_password(password_stdin)
-            check_new_user(email, password)
+            # What can be refused without the password is, before asking for it.
             if find_user(engine, email) is not None:
                 raise UserExists(f"a user with e-mail {normalize_email(email)} exists")
             given = new_user_role(role, Roles(ROLES), first=not has_users(engine))
+            password = read_password(password_stdin)
+            check_new_user(email, password)
             user = create_user(
                 engine, email=email, password=password, name=name, role=given
             )

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 from panel_core.pages import FRAGMENT
+from panel_core.resource_pages import viewable
 
 from .accept import wants_json
 from .errorpages import error_page, error_response
@@ -52,7 +53,8 @@ router = APIRouter(dependencies=PANEL_GUARDS, include_in_schema=False)
 async def home(request: Request) -> Response:
     """The panel's home: every resource."""
     registry: Registry = request.app.state.registry
-    resources = [(p.resource, page_url(p.uri, "index-page")) for p in registry]
+    shown = viewable(registry, getattr(request.state, "user", None))
+    resources = [(p.resource, page_url(p.uri, "index-page")) for p in shown]
     return render(request, "panel/home.html", {"resources": resources})
 
 

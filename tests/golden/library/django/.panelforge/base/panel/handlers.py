@@ -5,7 +5,8 @@
 ``StreamingHttpResponse``. ``POST …/handler/import`` writes a CSV file in one
 transaction, all rows or none. What an upload may be, how rows are checked and what
 the answer says are the kernel's (``panel_core.imports``, shared with the FastAPI
-panels); the uploads may be up to ``PANEL_MAX_IMPORT_SIZE`` bytes (413 beyond).
+panels); the uploads may be up to ``PANEL_MAX_IMPORT_SIZE`` bytes (413 beyond). Both
+keep to the user's scope; imported rows go through the resource's hooks.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from panel_core import csv_text, imports
 from panel_core.errors import InvalidInput, PayloadTooLarge
 
 from .accept import wants_json
+from .acting import actor
 from .bodies import dechunk
 from .flash import flash
 from .redirects import see_other
@@ -42,7 +44,7 @@ class Handler:
 def export_csv(request: HttpRequest, panel: PanelResource) -> HttpResponseBase:
     """The records matching the list parameters, as a CSV download."""
     params = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
-    batches = panel.store.iter_batches(panel.list_query(params))
+    batches = panel.store.iter_batches(panel.list_query(params), actor(request, panel))
     disposition = f'attachment; filename="{panel.uri}.csv"'
     return StreamingHttpResponse(
         csv_text.export_chunks(type(panel.resource), batches),
@@ -56,10 +58,11 @@ def import_csv(request: HttpRequest, panel: PanelResource) -> HttpResponseBase:
     try:
         text = read_upload(request, settings.PANEL_MAX_IMPORT_SIZE)
         rows = csv_text.read_rows(type(panel.resource), text)
+        acting = actor(request, panel)
         keys = imports.row_keys(rows)
-        existing = panel.store.existing_keys(keys) if keys else set()
+        existing = panel.store.existing_keys(keys, acting) if keys else set()
         checked = imports.check_rows(rows, existing, panel.inputs)
-        created, updated = panel.store.import_records(checked)
+        created, updated = panel.store.import_records(checked, acting)
     except (csv_text.CsvError, InvalidInput) as exc:
         return _answer(request, panel, 422, imports.refused(exc.errors))
     return _answer(request, panel, 200, imports.imported(created, updated))

@@ -3,7 +3,7 @@
 The registry itself is the kernel's (``panel_core/registry.py``, shared with the FastAPI
 panels); this module builds the Django stores and keeps the one registry of the
 project, made once when the panel app is ready, so a mistake in a declaration fails
-at start-up.
+at start-up. It holds the roles users may carry (``app.roles.ROLES``, the manifest's).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
 from panel_core import registry as kernel
+from panel_core.abilities import RoleTable
 from panel_core.resource import DeclarationError, Resource
 
 from .store import Relation, Store
@@ -27,28 +28,43 @@ class Registry(kernel.Registry[Store]):
     """Resources by URI key, served from their models."""
 
     def __init__(
-        self, resources: Iterable[type[Resource]], *, max_per_page: int, max_ids: int
+        self,
+        resources: Iterable[type[Resource]],
+        *,
+        max_per_page: int,
+        max_ids: int,
+        roles: RoleTable | None = None,
     ) -> None:
         super().__init__(
-            resources, store=_store, max_per_page=max_per_page, max_ids=max_ids
+            resources,
+            store=_store,
+            max_per_page=max_per_page,
+            max_ids=max_ids,
+            roles=roles,
         )
+        # A relation's target narrows the records a write may point at by its scope.
+        lifecycles = {panel.uri: panel.lifecycle for panel in self}
+        for panel in self:
+            panel.store.link_relations(lifecycles)
 
 
 @cache
 def registry() -> Registry:
-    """The project's resources, with the limits of the settings."""
+    """The project's resources and roles, with the limits of the settings."""
     from app.resources import RESOURCES  # the project's app, ready by now
+    from app.roles import ROLES
 
     return Registry(
         RESOURCES,
         max_per_page=settings.PANEL_MAX_PER_PAGE,
         max_ids=settings.PANEL_MAX_MASS_DELETE,
+        roles=ROLES,
     )
 
 
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:
     relations = [
-        Relation(field.name, field.label, _model(target))
+        Relation(field.name, field.label, _model(target), target.uri)
         for field, target in kernel.relations(cls, classes)
     ]
     return Store(cls, label=_model(cls).__name__, relations=relations)

@@ -20,6 +20,7 @@ from django.test import Client
 from app.resources import RESOURCES
 from panel.auth_state import revoke_token
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from tests.token_parts import DROP, JSON, b64, bearer
 from tests.tokens import EMAIL, PASSWORD, claims, other_user, sign, unsigned, use_jwt
 
@@ -38,7 +39,7 @@ def _jwt(settings: Any) -> None:
 @pytest.fixture
 def user_id() -> int:
     """The key of a panel user (EMAIL, PASSWORD)."""
-    return int(create_user(email=EMAIL, password=PASSWORD).pk)
+    return int(create_user(email=EMAIL, password=PASSWORD, role=ADMIN).pk)
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from app.resources import RESOURCES
 from config.settings import JWT_PANEL
 from panel.checks import TAG, application_or_exit
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from tests.cases import BAD_JWT_SECRETS
 from tests.token_parts import JSON, bearer
 from tests.tokens import EMAIL, JWT_SECRET, PASSWORD, token_login, use_jwt
@@ -89,7 +90,7 @@ def test_neither_token_nor_secret_reaches_the_logs(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    create_user(email=EMAIL, password=PASSWORD)
+    create_user(email=EMAIL, password=PASSWORD, role=ADMIN)
     client = Client(headers=JSON)
     token = token_login(client, EMAIL, PASSWORD).json()["token"]
     assert client.get(CRUD, headers=bearer(token)).status_code == 200

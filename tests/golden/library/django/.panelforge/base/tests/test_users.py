@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from panel.passwords import verify_password
 from panel.users import check_credentials, create_user, find_user
+from panel_core.abilities import ADMIN
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_create_user_asks_twice_without_stdin(monkeypatch: pytest.MonkeyPatch) -
     call_command("create_user", "ada@example.com")
     assert check_credentials("ada@example.com", "long enough") is not None
     with pytest.raises(CommandError, match="^the passwords differ$"):
-        call_command("create_user", "grace@example.com")
+        call_command("create_user", "grace@example.com", "--role", ADMIN)
 
 
 @pytest.mark.parametrize(
@@ -67,7 +68,7 @@ def test_create_user_refuses_a_second_account(
 ) -> None:
     _create(monkeypatch, "long enough\n", "ada@example.com")
     with pytest.raises(CommandError, match="exists"):
-        _create(monkeypatch, "long enough\n", "ADA@example.com")
+        _create(monkeypatch, "long enough\n", "ADA@example.com", "--role", ADMIN)
 
 
 def test_the_password_is_never_an_argument() -> None:
@@ -85,7 +86,7 @@ def test_hashes_are_argon2id_at_owasp_cost() -> None:
 
 
 def test_a_weaker_hash_is_replaced_at_login(settings: Any) -> None:
-    user = create_user(email="ada@example.com", password="long enough")
+    user = create_user(email="ada@example.com", password="long enough", role=ADMIN)
     weaker = "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     user.password = make_password("long enough", hasher="pbkdf2_sha256")
     user.save()
@@ -96,7 +97,7 @@ def test_a_weaker_hash_is_replaced_at_login(settings: Any) -> None:
 
 
 def test_inactive_users_cannot_log_in() -> None:
-    user = create_user(email="ada@example.com", password="long enough")
+    user = create_user(email="ada@example.com", password="long enough", role=ADMIN)
     user.is_active = False
     user.save()
     assert check_credentials("ada@example.com", "long enough") is None

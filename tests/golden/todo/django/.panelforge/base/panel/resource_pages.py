@@ -1,10 +1,11 @@
 """A resource's pages: index (the list), form (create and edit) and detail.
 
-Each page reads what it shows with the resource's store and ``panel.choices``, then
-renders the resource's own template if it has one
+Each page reads what it shows with the resource's store and ``panel.choices``, within
+the user's scope, then renders the resource's own template if it has one
 (``templates/panel/resources/<uri>/index.html``), else the generic one. What the
 templates get is built by the kernel (``panel_core.resource_pages``), as in the FastAPI
-panels, so both serve the same HTML.
+panels, so both serve the same HTML; ``can`` tells them which buttons and links the
+user may use (``panel.authorize.page_abilities``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.abilities import UPDATE, VIEW
 from panel_core.resource_pages import (
     Errors,
     detail_context,
@@ -23,6 +25,8 @@ from panel_core.resource_pages import (
 )
 from panel_core.resource_pages import index_context as build_index_context
 
+from .acting import actor
+from .authorize import page_abilities
 from .choices import load_labels, load_options, targets
 from .registry import PanelResource
 from .templating import render
@@ -32,12 +36,18 @@ def index_context(request: HttpRequest, panel: PanelResource) -> dict[str, Any]:
     """Everything the index page shows: table, pages, search, tags and filters."""
     params = list_params((n, v) for n, vs in request.GET.lists() for v in vs)
     query = panel.list_query(params)
-    found = targets(type(panel.resource))
-    items, total = panel.store.list_page(query)
-    labels = load_labels(found, items)
-    options = load_options(found)
+    found = targets(panel)
+    acting = actor(request, panel)
+    items, total = panel.store.list_page(query, acting)
     return build_index_context(
-        panel, params, query, items=items, total=total, labels=labels, options=options
+        panel,
+        params,
+        query,
+        items=items,
+        total=total,
+        labels=load_labels(found, items, acting),
+        options=load_options(found, acting),
+        can=page_abilities(acting),
     )
 
 
@@ -57,18 +67,25 @@ def form_page(
     status: int = 200,
 ) -> HttpResponse:
     """The create form (no ``key``) or the edit form; ``values`` are kept on errors."""
-    record = panel.store.fetch(key) if key is not None else None
-    options = load_options(targets(type(panel.resource)))
+    acting = actor(request, panel)
+    record = None if key is None else panel.store.fetch(key, acting)
+    if record is not None:
+        acting.authorize_record(UPDATE, record)
+    options = load_options(targets(panel), acting)
+    can = page_abilities(acting, record)
     context = form_context(
-        panel, record, options, key=key, values=values, errors=errors
+        panel, record, options, key=key, values=values, errors=errors, can=can
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status=status)
 
 
 def detail_page(request: HttpRequest, panel: PanelResource, key: Any) -> HttpResponse:
-    """One record: every field that is ever shown, and its actions."""
-    record = panel.store.fetch(key)
-    labels = load_labels(targets(type(panel.resource)), [record])
-    context = detail_context(panel, key, record, labels)
+    """One record: its detail fields, and the actions its user may take."""
+    acting = actor(request, panel)
+    record = panel.store.fetch(key, acting)
+    acting.authorize_record(VIEW, record)
+    labels = load_labels(targets(panel), [record], acting)
+    can = page_abilities(acting, record)
+    context = detail_context(panel, key, record, labels, can)
     return render(request, resource_templates(panel.uri, "detail.html"), context)

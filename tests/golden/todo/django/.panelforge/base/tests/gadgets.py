@@ -19,6 +19,7 @@ from django.test import Client
 
 from panel import registry, site
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from panel_core.current import current_route
 from panel_core.pages import FormPage, Page
 from panel_core.resource import Resource
@@ -114,32 +115,37 @@ def gadget_table(blocker: Any) -> Iterator[None]:
         editor.delete_model(Gadget)
 
 
-def serve_gadgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Serve ``GadgetResource`` and ``ReportPage`` alone, for one test (a fixture)."""
-    monkeypatch.setattr("app.resources.RESOURCES", (GadgetResource,))
-    monkeypatch.setattr(site, "RESOURCES", (GadgetResource,))
+def serve_gadgets(
+    monkeypatch: pytest.MonkeyPatch,
+    resources: tuple[type[Resource], ...] = (GadgetResource,),
+) -> Iterator[None]:
+    """Serve ``GadgetResource`` (or ``resources``) and ``ReportPage`` alone, for one
+    test (a fixture)."""
+    monkeypatch.setattr("app.resources.RESOURCES", resources)
+    monkeypatch.setattr(site, "RESOURCES", resources)
     monkeypatch.setattr(site, "PAGES", (ReportPage,))
-    _forget_resources()
+    forget_resources()
     yield
     monkeypatch.undo()
-    _forget_resources()
+    forget_resources()
 
 
-def _forget_resources() -> None:
+def forget_resources() -> None:
     """Drop what the panel built from the resource lists; it is rebuilt on use."""
     registry.registry.cache_clear()
     for built in (site.resources, site.resource_classes, site.site):
         built.cache_clear()
 
 
-def json_client(*, csrf: bool = True) -> Client:
+def json_client(*, csrf: bool = True, email: str = EMAIL, role: str = ADMIN) -> Client:
     """A JSON client logged in as a new user, sending the CSRF token on each request.
 
     ``csrf=False`` sends no token: Django's CSRF checks apply to this client either way.
+    The user has the e-mail address ``email`` and the role ``role``.
     """
-    create_user(email=EMAIL, password=PASSWORD, name="Ada")
+    create_user(email=email, password=PASSWORD, name="Ada", role=role)
     client = Client(enforce_csrf_checks=True, headers=JSON)
-    body = {"username": EMAIL, "password": PASSWORD}
+    body = {"username": email, "password": PASSWORD}
     response = client.post("/admin/authenticate", body, content_type="application/json")
     assert response.status_code == 200, response.content
     answer = response.json()

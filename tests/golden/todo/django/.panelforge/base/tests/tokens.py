@@ -19,6 +19,7 @@ from config.settings import JWT_PANEL, SESSION_PANEL
 from panel import auth, login
 from panel.tokens import token_keys
 from panel.users import create_user
+from panel_core.abilities import ADMIN
 from tests.token_parts import JSON, claims_for, sign_with, unsigned_with
 
 EMAIL = "ada@example.com"
@@ -74,7 +75,7 @@ def unsigned(payload: dict[str, Any], **header: Any) -> str:
 
 def other_user(*, active: bool = True, deleted: bool = False) -> int:
     """Another user's key: active, deactivated, or deleted already."""
-    other = create_user(email="other@example.com", password=PASSWORD)
+    other = create_user(email="other@example.com", password=PASSWORD, role=ADMIN)
     users = get_user_model()._default_manager.filter(pk=other.pk)
     if deleted:
         users.delete()

@@ -4,7 +4,9 @@
 ``crud.store``, ``crud.massDelete``), ``ItemView`` ``…/crud/<key>`` (``crud.show``,
 ``crud.update``, ``crud.destroy``). Clients that accept JSON get JSON; browsers are
 sent to the pages (a 303 after each change, with a flash message). Errors are the
-kernel's exceptions, answered by ``panel.errors.PanelErrorMiddleware``.
+kernel's exceptions, answered by ``panel.errors.PanelErrorMiddleware``. The user may
+use the route (``panel.authorize``); the stores keep it to its scope and run the
+resource's hooks.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from urllib.parse import parse_qsl
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
+from panel_core.abilities import VIEW
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.urls import form_page_url, page_url, record_url
 
 from ..accept import wants_json
+from ..acting import actor
 from ..bodies import read_body
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
@@ -42,7 +46,7 @@ class CollectionView(View):
             return see_other(page_url(panel.uri, "index-page", query=query_string))
         params = parse_qsl(query_string, keep_blank_values=True)
         query = panel.list_query(params, paging_modes=True)
-        rows, total = panel.store.list_page(query)
+        rows, total = panel.store.list_page(query, actor(request, panel))
         body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
         return json_response(body)
 
@@ -50,7 +54,7 @@ class CollectionView(View):
         """Create a record."""
         panel = registry().get(resourceUri)
         values = panel.inputs.for_create(read_body(request))
-        record = panel.store.create(values)
+        record = panel.store.create(values, actor(request, panel))
         key = record[panel.resource.key_name()]
         if not wants_json(request):
             return back(request, _index_page(panel), "Saved.")
@@ -66,7 +70,7 @@ class CollectionView(View):
         panel = registry().get(resourceUri)
         query = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
         keys = panel.inputs.ids(read_body(request), query)
-        deleted = panel.store.delete_many(keys)
+        deleted = panel.store.delete_many(keys, actor(request, panel))
         if not wants_json(request):
             noun = "record" if deleted == 1 else "records"
             return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
@@ -86,7 +90,10 @@ class ItemView(View):
         key = panel.key(resourceItem)
         if not wants_json(request):
             return see_other(page_url(panel.uri, "detail-page", key))
-        return json_response(panel.store.fetch(key))
+        acting = actor(request, panel)
+        record = panel.store.fetch(key, acting)
+        acting.authorize_record(VIEW, record)
+        return json_response(record)
 
     def put(
         self, request: HttpRequest, resourceUri: str, resourceItem: str
@@ -95,7 +102,8 @@ class ItemView(View):
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
         body = without_blank_secrets(type(panel.resource), read_body(request))
-        record = panel.store.update(key, panel.inputs.for_update(body))
+        values = panel.inputs.for_update(body)
+        record = panel.store.update(key, values, actor(request, panel))
         if not wants_json(request):
             return back(request, _index_page(panel), "Saved.")
         return saved_response(record, redirect=form_page_url(panel.uri, key))
@@ -108,7 +116,7 @@ class ItemView(View):
         """Delete a record."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
-        panel.store.delete(key)
+        panel.store.delete(key, actor(request, panel))
         if not wants_json(request):
             return back(request, _index_page(panel), "Deleted.")
         return deleted_response()

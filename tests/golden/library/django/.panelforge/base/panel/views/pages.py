@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
+from panel_core.resource_pages import viewable
 from panel_core.urls import page_url
 
 from ..accept import wants_json
@@ -29,7 +30,8 @@ def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
 
 def home(request: HttpRequest) -> HttpResponse:
     """The panel's home: every resource."""
-    resources = [(p.resource, page_url(p.uri, "index-page")) for p in registry()]
+    shown = viewable(registry(), request.user)
+    resources = [(p.resource, page_url(p.uri, "index-page")) for p in shown]
     return render(request, "panel/home.html", {"resources": resources})
 
 

@@ -33,6 +33,8 @@ async def authorized(request: Request) -> None:
         return
     registry: Registry = request.app.state.registry
     panel = registry.get(params["resourceUri"])
+    if panel.lifecycle.open:
+        return
     per_record = panel.lifecycle.record_rules and ability in RECORD_ABILITIES
     if per_record and "resourceItem" in params:
         return  # asked with the record, once it is read

@@ -7,14 +7,21 @@ resource's ``can()``) and to make the current-page checks answer for it.
 
 from __future__ import annotations
 
-from fastapi import Depends
+from fastapi import Depends, Request
 
 from .auth import authenticated
 from .authorize import authorized
 from .current import remember_route
 
-PANEL_GUARDS = [
-    Depends(authenticated),
-    Depends(remember_route),
-    Depends(authorized),
-]
+
+async def guard(request: Request) -> None:
+    """Logged in, remembered for the current-page checks, then allowed by ``can()``.
+
+    One dependency rather than three: each costs a request a few microseconds.
+    """
+    await authenticated(request)
+    await remember_route(request)
+    await authorized(request)
+
+
+PANEL_GUARDS = [Depends(guard)]
