@@ -55,6 +55,7 @@ from panel_core.query import (
 from panel_core.resource import Resource
 
 from .errors import Conflict, InvalidInput, NotFound
+from .hooks import writing
 from .store_bulk import BulkMethods
 
 Record = dict[str, Any]
@@ -215,7 +216,7 @@ class Store(BulkMethods):
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
@@ -231,7 +232,7 @@ class Store(BulkMethods):
         """Change the given fields of the record with ``key``; the others stay."""
         values = dict(values)
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 if actor.lifecycle.needs_record(UPDATE):
                     current = self._fetch_in(connection, key, actor)
                     actor.authorize_record(UPDATE, current)
@@ -254,7 +255,7 @@ class Store(BulkMethods):
     def delete(self, engine: Engine, key: Any, actor: Actor) -> None:
         """Delete the record with ``key``."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 record = None
                 if actor.lifecycle.needs_record(DELETE):
                     record = self._fetch_in(connection, key, actor)
@@ -273,7 +274,7 @@ class Store(BulkMethods):
     def delete_many(self, engine: Engine, keys: Sequence[Any], actor: Actor) -> int:
         """Delete the records with these keys, all or none; unknown keys are skipped."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 keys = actor.before_mass_deleting(keys)
                 scope = self.scope(actor)
                 if scope or "after_mass_deleted" in actor.lifecycle.hooks:
