@@ -148,6 +148,11 @@ def _check_hint(report: CheckReport, dest: Path) -> str:
         hints.append("resolve the conflicts ('<<<<<<< yours' … '>>>>>>> generated')")
     if kinds & {"missing", "outdated", "extra"}:
         hints.append(f"'panelforge generate MANIFEST -o {dest}' brings it up to date")
+    elif "leftover" in kinds:
+        hints.append(
+            f"'panelforge generate MANIFEST -o {dest}' removes what an interrupted "
+            "run left"
+        )
     if "invalid" in kinds:
         hints.append("correct your edits of the spec, or remove them")
     if "modified" in kinds:

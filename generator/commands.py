@@ -6,7 +6,8 @@ then write it (:mod:`generator.render.writer`) or compare it with DEST
 (:mod:`generator.regen`). A first run stages the project beside DEST and swaps it in;
 on a project panelforge generated before (it has ``.panelforge/state.json``) the run
 updates it in place, merging the user's edits and adding a migration for schema
-changes.
+changes. A run that writes holds DEST's lock, and first finishes or removes what an
+interrupted run left (:mod:`generator.regen.recovery`); ``check`` reports it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .model import ir
 from .regen.changes import FileChange, Update, bookkeeping, next_state
 from .regen.drift import CheckReport
 from .regen.identity import pin_identity
+from .regen.recovery import recover, refuse_unfinished
 from .regen.stamps import remember_run, run_options, up_to_date
 from .regen.state import (
     MANIFEST_COPY,
@@ -81,7 +83,19 @@ def generate(
     )
     run.progress(f"loading {manifest}")
     options = run_options(manifest, dest, framework)
-    if not force and has_state(dest):
+    if dry_run:
+        refuse_unfinished(dest)
+        return _generate(manifest, dest, run, options)
+    with writer.locked(dest):
+        notes = recover(dest)
+        update = _generate(manifest, dest, run, options)
+    if notes:
+        update = replace(update, warnings=(*notes, *update.warnings))
+    return update
+
+
+def _generate(manifest: Path, dest: Path, run: Run, options: str) -> Update:
+    if not run.force and has_state(dest):
         return _update(manifest, dest, run, options)
     return _create(manifest, dest, run, options)
 
@@ -150,6 +164,7 @@ def check(
 
     ``manifest`` defaults to the copy ``dest`` recorded (``.panelforge/manifest.yaml``).
     """
+    refuse_unfinished(dest)
     if not has_state(dest):
         raise OutputError(
             f"'{dest}' is not a project panelforge generated (no {STATE_FILE})"

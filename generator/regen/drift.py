@@ -9,7 +9,9 @@ file fails it when
 - ``conflict``: a file holds conflict markers (``<<<<<<< yours``) left to resolve;
 - ``extra``: a file panelforge generated before that the manifest no longer makes;
 - ``invalid``: an edited spec (``oag.yaml``/``oag.json``) does not validate, or its
-  two files disagree.
+  two files disagree;
+- ``leftover``: a temporary file or folder an interrupted run left in or beside DEST
+  (:mod:`generator.regen.recovery`; the next ``generate`` removes it).
 
 An edit of a generated file that regenerating keeps (the generator's side has not
 changed since: merged before, or made since) is ``edited``: listed, not a failure.
@@ -35,7 +37,14 @@ from .merge import has_conflict_markers
 from .state import MERGED_OWNERS, STATE_DIR, State
 
 Kind = Literal[
-    "missing", "outdated", "conflict", "extra", "invalid", "modified", "edited"
+    "missing",
+    "outdated",
+    "conflict",
+    "extra",
+    "invalid",
+    "leftover",
+    "modified",
+    "edited",
 ]
 INFORMATION: frozenset[Kind] = frozenset({"edited"})  # listed, never failing
 _CONFLICT_NOTE = "conflict markers: resolve them"

@@ -3,7 +3,8 @@
 Both compare the new output, rendered in memory by the caller (all of it but the
 migrations written before, which are never rewritten, plus the migration the schema
 change needs), with what DEST holds; only an update that is not a dry run writes,
-through :func:`generator.render.writer.apply_changes`.
+through :func:`generator.render.journal.apply_changes` (new files staged, a journal,
+then renames: a killed update is finished by the next run).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from pathlib import Path
 
 from ..errors import OutputError
 from ..model import ir
+from ..render.journal import apply_changes, is_work_file
 from ..render.output import Output, read_files, read_files_under
-from ..render.writer import apply_changes
 from ..run import Run
 from .changes import (
     FileChange,
@@ -27,6 +28,7 @@ from .changes import (
 )
 from .drift import CheckReport, Drift, find_drift, spec_drift
 from .merge import has_conflict_markers
+from .recovery import leftover_drift
 from .state import MERGED_OWNERS, STATE_DIR, State, generator_version, read_base
 
 
@@ -67,9 +69,12 @@ def _state_changes(
 ) -> list[FileChange]:
     """How ``.panelforge/`` changes when ``output`` is recorded."""
     recorded = next_state(project, output, source, state, generator_version())
-    return internal_changes(
-        bookkeeping(recorded, output, source), read_files_under(dest, STATE_DIR)
-    )
+    present = {
+        path: data
+        for path, data in read_files_under(dest, STATE_DIR).items()
+        if not is_work_file(path, STATE_DIR)  # an interrupted run's: see recovery
+    }
+    return internal_changes(bookkeeping(recorded, output, source), present)
 
 
 def update_in_place(
@@ -89,7 +94,7 @@ def update_in_place(
     update = Update(project, tuple(changes + internal), dry_run=run.dry_run)
     if not run.dry_run:
         run.progress(f"updating {dest}")
-        apply_changes(dest, update.writes(), update.removals())
+        apply_changes(dest, update.writes(), update.removals(), work=STATE_DIR)
     return update
 
 
@@ -118,6 +123,7 @@ def check_in_place(
         strict=strict,
     )
     drift += spec_drift(project, output, current)
+    drift += leftover_drift(dest)
     return CheckReport(project, tuple(sorted(drift, key=_by_path)))
 
 

@@ -1,22 +1,51 @@
-"""The only module that writes the destination: stage beside it, then move into place.
+"""Writes a project (nothing else does): a new one is staged beside DEST, swapped in.
 
-A failure at any step before the final rename leaves the destination exactly as it was,
-and no staging folder behind. Regeneration updates a project in place instead
-(:func:`apply_changes`): temporary files beside their targets, then renames.
+A new project (or ``--force``) is written into ``.DEST.panelforge-XXXXXXXX`` beside
+DEST and moved into place by a rename (with ``--force``, DEST first moves aside to
+``.DEST.old-XXXXXXXX``, removed afterwards). A failure at any step leaves DEST as it was
+and no staging folder behind; a killed run leaves them, and the next run into the same
+DEST restores DEST from its backup if the kill fell between the two renames, then
+removes them (:func:`sweep_beside`). Regeneration updates a project in place instead,
+through a journal (:mod:`generator.render.journal`).
+
+Every run writing DEST holds a lock on it (:func:`locked`, an ``flock`` of the folder,
+released by the kernel when the process dies), and each staging folder holds one on
+itself: what is locked belongs to a live run and is never swept. Folders are made with
+the mode the umask gives (a DEST that exists keeps its own).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import stat
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import OutputError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no locks
+    fcntl = None  # type: ignore[assignment]
+
+# Tests append a callable here to stop a run right after a rename (a simulated kill).
+RENAME_HOOKS: list[Callable[[], None]] = []
+_TEMPORARY = re.compile(r"\..+\.panelforge-[a-z0-9_]{8}")
+
+
+def renamed() -> None:
+    """Called after each rename that switches a project from old to new."""
+    for hook in RENAME_HOOKS:
+        hook()
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is a panelforge temporary file's (``.X.panelforge-…``)."""
+    return _TEMPORARY.fullmatch(name) is not None
 
 
 def check_destination(dest: Path, *, force: bool) -> None:
@@ -29,17 +58,119 @@ def check_destination(dest: Path, *, force: bool) -> None:
         )
 
 
+def _try_lock(fd: int, shared: bool) -> bool:
+    if fcntl is None:  # pragma: no cover
+        return True
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@contextmanager
+def locked(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock for the block; another run holding it is an error.
+
+    Nothing to lock (``folder`` is not a folder, or cannot be opened): no lock.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        yield
+        return
+    try:
+        if not _try_lock(fd, shared=False):
+            raise OutputError(
+                f"another panelforge run is writing '{folder}'; wait for it to "
+                "finish, then try again"
+            )
+        yield
+    finally:
+        os.close(fd)
+
+
+def in_use(folder: Path) -> bool:
+    """Whether a live run holds ``folder``'s lock (a missing folder is not in use)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return False
+    try:
+        return not _try_lock(fd, shared=True)
+    finally:
+        os.close(fd)
+
+
+def new_folder(parent: Path, prefix: str) -> Path:
+    """A new folder ``parent/<prefix><8 hex digits>``, with the umask's mode."""
+    while True:
+        folder = parent / f"{prefix}{secrets.token_hex(4)}"
+        try:
+            folder.mkdir(0o777)
+            return folder
+        except FileExistsError:  # pragma: no cover - 2**32 names
+            continue
+
+
+def _beside(dest: Path) -> tuple[list[Path], list[Path]]:
+    """The staging folders and backups of runs into ``dest`` found beside it."""
+    name = re.escape(dest.name)
+    stage = re.compile(rf"\.{name}\.panelforge-[a-z0-9_]{{8}}")
+    backup = re.compile(rf"\.{name}\.old-[a-z0-9_]{{8}}")
+    stages, backups = [], []
+    try:
+        entries = sorted(os.scandir(dest.parent), key=lambda e: e.name)
+    except OSError:
+        return [], []
+    for entry in entries:
+        if stage.fullmatch(entry.name):
+            stages.append(Path(entry.path))
+        elif backup.fullmatch(entry.name):
+            backups.append(Path(entry.path))
+    return stages, backups
+
+
+def left_beside(dest: Path) -> list[Path]:
+    """What killed runs into ``dest`` left beside it (live runs' folders excepted)."""
+    stages, backups = _beside(dest.resolve())
+    return [p for p in stages + backups if not in_use(p)]
+
+
+def sweep_beside(dest: Path) -> tuple[list[Path], Path | None]:
+    """Remove what killed runs into ``dest`` left beside it; ``(removed, restored)``.
+
+    A run killed between its two renames left no DEST, and the old one as its backup:
+    the backup becomes DEST again (``restored``), as if that run had not started.
+    """
+    dest = dest.resolve()
+    stages, backups = _beside(dest)
+    dead_backups = [p for p in backups if not in_use(p)]
+    restored = None
+    if not os.path.lexists(dest) and dead_backups:
+        restored = max(dead_backups, key=lambda p: p.stat().st_mtime_ns)
+        restored.replace(dest)
+        dead_backups.remove(restored)
+    removed = []
+    for folder in [p for p in stages if not in_use(p)] + dead_backups:
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed, restored
+
+
 @contextmanager
 def staging_area(dest: Path) -> Iterator[Path]:
-    """A fresh folder on the destination's filesystem, removed unless committed."""
-    parent = dest.resolve().parent
+    """A fresh, locked folder beside ``dest`` (same filesystem), removed at the end."""
+    dest = dest.resolve()
+    parent = dest.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=f".{dest.name}.panelforge-", dir=parent))
+        stage = new_folder(parent, f".{dest.name}.panelforge-")
     except OSError as exc:
         raise OutputError(f"cannot write beside '{dest}': {exc.strerror}") from exc
     try:
-        yield stage
+        with locked(stage):
+            yield stage
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
@@ -57,23 +188,46 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
 
 
 def replace_directory(stage: Path, dest: Path) -> None:
-    """Swap ``stage`` in as ``dest``; the old ``dest``, if any, is removed after."""
+    """Swap ``stage`` in as ``dest``; the old ``dest``, if any, is removed after.
+
+    The caller holds ``dest``'s lock (:func:`locked`): it follows the old folder into
+    its backup, which stays a live run's until the end.
+    """
     dest = dest.resolve()
     backup: Path | None = None
     try:
         if dest.exists():
-            backup = Path(
-                tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent)
-            )
-            backup.rmdir()  # only its unique name was needed
+            stage.chmod(stat.S_IMODE(dest.stat().st_mode))
+            backup = dest.with_name(f".{dest.name}.old-{secrets.token_hex(4)}")
             dest.replace(backup)
+            renamed()
         stage.replace(dest)
+        renamed()
     except OSError as exc:
         if backup is not None and not dest.exists():
             backup.replace(dest)
         raise OutputError(f"cannot move the new project into '{dest}': {exc}") from exc
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
+
+
+def write_file(target: Path, data: bytes, temp: Path, *, sync: bool = False) -> None:
+    """Write ``data`` to the new file ``temp``, with ``target``'s mode if it is a file
+    (else a new file's under the umask); ``sync``: on disk before returning."""
+    existing = target.is_file()
+    mode = stat.S_IMODE(target.stat().st_mode) if existing else 0o666
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
+        if existing:
+            temp.chmod(mode)  # the umask may have narrowed it
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Path]:
@@ -87,77 +241,12 @@ def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Pa
     written = []
     for name, text in sorted(files.items()):
         target = directory / name
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        Path(tmp).replace(target)
+        temp = target.with_name(f".{name}.panelforge-{secrets.token_hex(4)}")
+        try:
+            write_file(target, text.encode("utf-8"), temp)
+            temp.replace(target)
+        except OSError as exc:
+            temp.unlink(missing_ok=True)
+            raise OutputError(f"cannot write '{target}': {exc.strerror}") from exc
         written.append(target)
     return written
-
-
-def _temp_beside(target: Path, data: bytes) -> Path:
-    """Write ``data`` to a new file beside ``target`` (mode as a new file, or as it)."""
-    mode = stat.S_IMODE(target.stat().st_mode) if target.is_file() else 0o666
-    temp = target.with_name(f".{target.name}.panelforge-{secrets.token_hex(4)}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        if target.is_file():
-            temp.chmod(mode)  # the umask may have narrowed it
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return temp
-
-
-def _make_parents(root: Path, target: Path, created: list[Path]) -> None:
-    missing = []
-    for parent in target.parents:
-        if parent == root or parent.is_dir():
-            break
-        missing.append(parent)
-    for folder in reversed(missing):
-        folder.mkdir()
-        created.append(folder)
-
-
-def apply_changes(
-    root: Path, writes: Mapping[str, bytes], removals: Iterable[str] = ()
-) -> None:
-    """Update files under ``root`` in place, all or (almost) nothing.
-
-    Every new content is first written to a temporary file beside its target; only
-    when all are written are they renamed over their targets (a rename on the same
-    filesystem does not fail halfway), then ``removals`` are deleted. A failure while
-    writing leaves ``root`` as it was. Files not named are never touched.
-    """
-    staged: list[tuple[Path, Path]] = []
-    created: list[Path] = []
-    try:
-        for relative, data in sorted(writes.items()):
-            target = root / relative
-            _make_parents(root, target, created)
-            staged.append((_temp_beside(target, data), target))
-    except OSError as exc:
-        for temp, _target in staged:
-            temp.unlink(missing_ok=True)
-        for folder in reversed(created):
-            shutil.rmtree(folder, ignore_errors=True)
-        raise OutputError(f"cannot write into '{root}': {exc}") from exc
-    for temp, target in staged:
-        temp.replace(target)
-    for relative in sorted(removals):
-        target = root / relative
-        target.unlink(missing_ok=True)
-        _remove_empty_parents(root, target)
-
-
-def _remove_empty_parents(root: Path, target: Path) -> None:
-    for parent in target.parents:
-        if parent == root:
-            return
-        try:
-            parent.rmdir()
-        except OSError:  # not empty
-            return

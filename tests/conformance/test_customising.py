@@ -128,7 +128,7 @@ def test_each_hook_runs_in_order_around_its_write(clinic: Clinic) -> None:
         assert record["edited_by"] == ADMIN  # stamped by before_creating
         assert clinic.events() == [
             ["before_creating", "Ann"],
-            ["after_created", "Ann", ADMIN],
+            ["after_created", "Ann", ADMIN, 1],
         ]
         url = crud(PATIENT, record["id"])
         response = api.request("PATCH", url, json={"name": "Anne"})
@@ -157,7 +157,7 @@ def test_a_failing_hook_undoes_the_write(clinic: Clinic) -> None:
         response = api.post(crud(PATIENT), json={"name": "Explode"})
         assert response.status_code == 500
         assert response.json() == {"message": "Server Error"}
-        assert ["after_created", "Explode", ADMIN] in clinic.events()
+        assert ["after_created", "Explode", ADMIN, 1] in clinic.events()
     with clinic.api() as api:  # the server closes a connection after a 500
         found = api.get(crud(PATIENT), params={"search": "Explode"}).json()
         assert found["data"] == []

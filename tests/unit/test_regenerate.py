@@ -20,8 +20,8 @@ from generator.regen.changes import (
 from generator.regen.drift import find_drift, spec_drift
 from generator.regen.merge import has_conflict_markers, merge_three_way
 from generator.regen.state import State, sha256, state_files, state_from_json
+from generator.render.journal import apply_changes
 from generator.render.output import Output
-from generator.render.writer import apply_changes
 from generator.spec.openapi import build_spec, dump_spec
 
 BASE = b"one\ntwo\nthree\nfour\nfive\n"

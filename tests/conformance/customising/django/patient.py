@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from app.resources.patient import Patient
 from app.resources.patient import PatientResource as GeneratedPatientResource
 from panel.hooks import Forbidden, ValidationError
 
@@ -24,7 +25,9 @@ class PatientResource(GeneratedPatientResource):
         return {**data, "edited_by": user.email}
 
     def after_created(self, record: dict[str, Any], user: Any) -> None:
-        log("after_created", record["name"], record["edited_by"])
+        # The write's own transaction: the new row is there already.
+        count = Patient.objects.filter(name=record["name"]).count()
+        log("after_created", record["name"], record["edited_by"], count)
         if record["name"] == "Explode":
             raise RuntimeError("the after_created hook failed")
 

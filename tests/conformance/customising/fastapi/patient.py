@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from app.panel.hooks import Forbidden, ValidationError
+from app.panel.hooks import Forbidden, ValidationError, connection
 from app.resources.clinic import Clinic
 from app.resources.patient import Patient
 from app.resources.patient import PatientResource as GeneratedPatientResource
@@ -28,7 +28,10 @@ class PatientResource(GeneratedPatientResource):
         return {**data, "edited_by": user.email}
 
     async def after_created(self, record: dict[str, Any], user: Any) -> None:
-        log("after_created", record["name"], record["edited_by"])
+        # The write's own transaction: the new row is there already.
+        same_name = select(func.count()).where(Patient.name == record["name"])
+        count = connection().execute(same_name).scalar_one()
+        log("after_created", record["name"], record["edited_by"], count)
         if record["name"] == "Explode":
             raise RuntimeError("the after_created hook failed")
 

@@ -8,7 +8,7 @@ resources.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import sqlalchemy as sa
@@ -16,6 +16,8 @@ from fastapi import FastAPI, Request, Response
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.main import create_app
+from app.roles import ROLES
+from panel_core.abilities import RoleTable
 from panel_core.current import current_route
 from panel_core.pages import FormPage, Page
 from panel_core.resource import Resource
@@ -94,10 +96,21 @@ class CustomPagesResource(GadgetResource):
     pages = (FormPage, GadgetListPage)
 
 
-def gadget_app(template: FastAPI, **settings: Any) -> Iterator[FastAPI]:
-    """An app with the settings of ``template`` serving only the tests' resource."""
+def gadget_app(
+    template: FastAPI,
+    resources: Iterable[type[Resource]] = (GadgetResource,),
+    roles: RoleTable = ROLES,
+    **settings: Any,
+) -> Iterator[FastAPI]:
+    """An app with the settings of ``template`` serving only the tests' resources.
+
+    ``resources`` are the tests' resource (or customised ones, ``tests.customising``);
+    ``roles`` are the manifest's (``app/roles.py``) unless given.
+    """
     changed = template.state.settings.model_copy(update=settings)
-    application = create_app(changed, resources=[GadgetResource], pages=[ReportPage])
+    application = create_app(
+        changed, resources=resources, pages=[ReportPage], roles=roles
+    )
     engine = application.state.engine
     _Base.metadata.create_all(engine)
     try:

@@ -19,6 +19,7 @@ from fastapi import Request
 from panel_core.abilities import PAGE_ABILITIES, required_ability
 from panel_core.lifecycle import RECORD_ABILITIES, Actor
 
+from . import hooks
 from .auth import current_user
 from .errors import Forbidden
 from .registry import PanelResource, Registry
@@ -76,9 +77,14 @@ def actor(request: Request, panel: PanelResource) -> Actor:
 
 
 def _wait_on_loop(awaitable: Awaitable[Any]) -> Any:
-    """Run an async hook on the event loop from a thread-pool thread."""
+    """Run an async hook on the event loop from a thread-pool thread.
+
+    The hook sees the write's ``connection()``: the thread waits meanwhile.
+    """
+    bound = hooks.current_connection()
 
     async def wait() -> Any:
-        return await awaitable
+        with hooks.writing(bound):
+            return await awaitable
 
     return anyio.from_thread.run(wait)

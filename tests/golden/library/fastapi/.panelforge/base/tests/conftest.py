@@ -4,17 +4,19 @@ The app logs in the way the project is configured (sessions or JWT); a test modu
 marked ``panel_auth("session")`` or ``panel_auth("jwt")`` gets that way instead.
 ``client`` is a logged-in JSON client (session cookie plus ``X-CSRF-Token``, or a
 bearer token), as API clients are; ``browser`` is logged in through the login form, as
-people are (sessions only); ``anonymous`` is nobody; ``seven_gadgets`` is a JSON
-client of the tests' own resource alone (``tests.gadgets``), with seven records. Tests run on a temporary SQLite
-file. Set TEST_DATABASE_URL to run them on another
-database instead (say PostgreSQL): they migrate it, empty its tables after each test,
-and migrate it back down at the end, so never point it at data you want to keep.
+people are (sessions only); ``anonymous`` is nobody; ``sign_in(role)`` logs in a new
+user with that role, as ``client`` does; ``seven_gadgets`` is a JSON client of the
+tests' own resource alone (``tests.gadgets``), with seven records. Tests run on a
+temporary SQLite file. Set TEST_DATABASE_URL to run them on another database instead
+(say PostgreSQL): they migrate it, empty its tables after each test, and migrate it
+back down at the end, so never point it at data you want to keep.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 
 import pytest
 import sqlalchemy as sa
@@ -84,6 +86,23 @@ def client(app: FastAPI, user: User) -> Iterator[TestClient]:
     with TestClient(app, headers={"Accept": "application/json"}) as test_client:
         authorize(test_client, user.email, PASSWORD)
         yield test_client
+
+
+@pytest.fixture
+def sign_in(app: FastAPI) -> Iterator[Callable[..., TestClient]]:
+    """Log in a new user with a role: ``sign_in("viewer")``, a JSON client."""
+    with ExitStack() as clients:
+
+        def sign_in(role: str, email: str | None = None) -> TestClient:
+            email = email or f"{role}@example.com"
+            engine = app.state.engine
+            create_user(engine, email=email, password=PASSWORD, role=role)
+            headers = {"Accept": "application/json"}
+            test_client = clients.enter_context(TestClient(app, headers=headers))
+            authorize(test_client, email, PASSWORD)
+            return test_client
+
+        yield sign_in
 
 
 @pytest.fixture

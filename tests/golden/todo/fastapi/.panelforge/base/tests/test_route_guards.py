@@ -7,8 +7,6 @@ later without the panel's guards fails it. It runs with sessions and with JWT.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -17,16 +15,7 @@ from fastapi.testclient import TestClient
 from app.core.config import get_settings
 from app.resources import RESOURCES
 from panel_core.oag import yaml_route
-from tests.helpers import EMAIL, PASSWORD, authorize
-
-try:
-    from fastapi.routing import iter_route_contexts
-except ImportError:  # FastAPI before 0.137.2 lists every route in app.routes itself
-
-    def iter_route_contexts(routes: Iterable[Any]) -> Iterator[Any]:
-        """The routes as they are."""
-        yield from routes
-
+from tests.helpers import EMAIL, PASSWORD, authorize, iter_route_contexts
 
 SPEC_ROUTE = get_settings().oag_route
 # Route names that answer without a login: the login itself, the API docs (unless

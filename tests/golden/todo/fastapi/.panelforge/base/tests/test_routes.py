@@ -9,6 +9,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
 
+from app.panel import guards
 from app.panel.current import remember_route
 from app.panel.urls import crud_url, record_url
 from panel_core.routes import (
@@ -51,7 +52,7 @@ def test_fastapi_builds_the_kernel_urls(app: FastAPI, name: str, pattern: str) -
 
 
 def test_every_route_answers_its_methods_and_remembers_itself(
-    app: FastAPI, client: TestClient
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[str, str]] = []
 
@@ -59,7 +60,7 @@ def test_every_route_answers_its_methods_and_remembers_itself(
         seen.append((request.scope["route"].name, request.method))
         await remember_route(request)
 
-    app.dependency_overrides[remember_route] = spy
+    monkeypatch.setattr(guards, "remember_route", spy)
     # Logging out ends the session: last.
     for name in sorted(ROUTES, key=lambda n: n == "logout"):
         route = ROUTES[name]

@@ -60,6 +60,7 @@ from panel_core.resource import Resource
 from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
+from .hooks import writing
 from .store_bulk import BulkMethods
 
 Record = dict[str, Any]
@@ -228,7 +229,7 @@ class Store(BulkMethods):
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
@@ -252,7 +253,7 @@ class Store(BulkMethods):
         """
         values = dict(values)
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -276,7 +277,7 @@ class Store(BulkMethods):
     ) -> None:
         """Delete the record with ``key`` (with ``expected``: if still that version)."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 record = None
                 if expected is not None or actor.lifecycle.needs_record(DELETE):
                     record = self._current(connection, key, actor, DELETE, expected)
@@ -294,7 +295,7 @@ class Store(BulkMethods):
     def delete_many(self, engine: Engine, keys: Sequence[Any], actor: Actor) -> int:
         """Delete the records with these keys, all or none; unknown keys are skipped."""
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
                 keys = actor.before_mass_deleting(keys)
                 scope = self.scope(actor)
                 if scope or "after_mass_deleted" in actor.lifecycle.hooks:

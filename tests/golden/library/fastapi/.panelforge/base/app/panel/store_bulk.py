@@ -20,6 +20,7 @@ from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
 
 from .errors import InvalidInput
+from .hooks import writing
 
 _CHUNK = 1000
 
@@ -107,7 +108,7 @@ class BulkMethods:
         """
         tally = ImportTally()
         try:
-            with transaction(engine, writes=True) as connection:
+            with transaction(engine, writes=True) as connection, writing(connection):
 
                 def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
                     try:
