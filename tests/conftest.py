@@ -251,6 +251,15 @@ class DjangoServer(Server):
         ]
 
 
+class RunserverServer(DjangoServer):
+    """An emitted Django project served by ``manage.py runserver`` (no reloader)."""
+
+    def serve_command(self) -> list[str]:
+        """``runserver`` on ``self.port``, as the README's first steps run it."""
+        address = f"127.0.0.1:{self.port}"
+        return [sys.executable, "manage.py", "runserver", address, "--noreload"]
+
+
 SERVERS: dict[str, type[Server]] = {"fastapi": Server, "django": DjangoServer}
 
 

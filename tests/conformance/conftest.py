@@ -90,17 +90,19 @@ class Fleet:
         database: str,
         variant: str = "",
         env: dict[str, str] | None = None,
+        serve: type[Server] | None = None,
     ) -> Deployment:
         """The deployment of ``example`` on ``database``, started on first use.
 
-        A ``variant`` is another server on the same database (with ``env`` added).
+        A ``variant`` is another server on the same database (with ``env`` added, or
+        served by ``serve`` rather than the framework's server of ``SERVERS``).
         """
         key = (framework, example, database, variant)
         if key not in self._deployments:
             fresh = (framework, example, database) not in self._databases
             url = self.database_url(framework, example, database)
             project: Path = self._generated(example, framework)
-            server = SERVERS[framework](project, url)
+            server = (serve or SERVERS[framework])(project, url)
             server.env.update(env or {})
             if fresh:
                 server.migrate()

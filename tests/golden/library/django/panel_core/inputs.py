@@ -183,24 +183,40 @@ def has_body(content_length: str | None, transfer_encoding: str | None) -> bool:
     return (content_length or "").strip() not in {"", "0"}
 
 
+# The charsets a body may name: UTF-8 (and ASCII, a part of it).
+_UTF8 = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
+
+
 def body_kind(content_type: str | None, *, has_body: bool) -> str:
-    """``"none"``, ``"form"`` or ``"json"``; 415 for a body of another type."""
+    """``"none"``, ``"form"`` or ``"json"``; 415 for a body of another type, or in
+    a charset other than UTF-8."""
     if not has_body:
         return "none"
-    media_type = (content_type or "").split(";")[0].strip().lower()
+    media_type, *parameters = (content_type or "").split(";")
+    media_type = media_type.strip().lower()
     if media_type == FORM:
-        return "form"
-    if media_type in {"", "application/json"} or media_type.endswith("+json"):
-        return "json"
-    raise UnsupportedMediaType(
-        "Send the body as application/json or application/x-www-form-urlencoded."
-    )
+        kind = "form"
+    elif media_type in {"", "application/json"} or media_type.endswith("+json"):
+        kind = "json"
+    else:
+        raise UnsupportedMediaType(
+            "Send the body as application/json or application/x-www-form-urlencoded."
+        )
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        charset = value.strip().strip('"').lower()
+        if name.strip().lower() == "charset" and charset not in _UTF8:
+            raise UnsupportedMediaType("Send forms and JSON in UTF-8 (charset=utf-8).")
+    return kind
 
 
 def form_pairs(raw: bytes) -> list[tuple[str, str]]:
-    """The fields of an urlencoded body, without the form's own (``_token``…)."""
+    """The fields of an urlencoded body, without the form's own (``_token``…).
+
+    Every byte must be UTF-8, escaped (``%FF``) or not: nothing is replaced.
+    """
     try:
-        pairs = parse_qsl(raw.decode(), keep_blank_values=True)
+        pairs = parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
     except UnicodeDecodeError:
         raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
     # "_token", "_method", "_redirect": the form's own fields, never a record's.

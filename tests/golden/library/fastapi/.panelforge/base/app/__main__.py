@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+H11_MAX_SIZE = 64 * 1024
+
 
 def _configuration_error() -> str | None:
     """Why the settings cannot work, if they cannot (checked before any command)."""
@@ -42,7 +44,15 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigurationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    uvicorn.run("app.main:app", host=args.host, port=args.port, reload=args.reload)
+    uvicorn.run(
+        "app.main:app",
+        host=args.host,
+        port=args.port,
+        reload=args.reload,
+        # A request line and headers up to 64 KiB (h11's default: 16 KiB): a mass
+        # delete may name 500 keys in its query string, 24 KB of UUIDs.
+        h11_max_incomplete_event_size=H11_MAX_SIZE,
+    )
     return 0
 
 

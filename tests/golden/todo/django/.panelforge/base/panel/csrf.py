@@ -28,8 +28,9 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import CsrfViewMiddleware, RejectRequest
 
-from panel_core.errors import PayloadTooLarge
+from panel_core.errors import PayloadTooLarge, UnsupportedMediaType
 from panel_core.imports import MULTIPART
+from panel_core.inputs import body_kind
 
 from .bodies import dechunk, form_value, media_type
 from .current import panel_route
@@ -64,11 +65,10 @@ class PanelCsrfMiddleware(CsrfViewMiddleware):
         login_form = route == "authenticate" and is_form_submission(request)
         if not logged_in(request) and not login_form:
             return self._accept(request)
-        if _is_upload(request):
-            try:
-                _check_upload_size(request)
-            except PayloadTooLarge as exc:
-                return error_response(request, exc)
+        try:
+            _check_body(request)  # before Django's check parses it
+        except (PayloadTooLarge, UnsupportedMediaType) as exc:
+            return error_response(request, exc)
         if route in ALWAYS_CHECKED and request.method in SAFE_METHODS:
             if getattr(request, "_dont_enforce_csrf_checks", False):  # test clients
                 return self._accept(request)
@@ -93,8 +93,13 @@ def _is_upload(request: HttpRequest) -> bool:
     return request.method == "POST" and media_type(request) == MULTIPART
 
 
-def _check_upload_size(request: HttpRequest) -> None:
-    """413 for a multipart body over ``PANEL_MAX_IMPORT_SIZE``, before it is parsed."""
+def _check_body(request: HttpRequest) -> None:
+    """415 for a form in another charset than UTF-8, 413 for a multipart body over
+    ``PANEL_MAX_IMPORT_SIZE``: what Django's form parser must not read."""
+    if is_form_submission(request):
+        body_kind(request.META.get("CONTENT_TYPE"), has_body=True)
+    if not _is_upload(request):
+        return
     limit: int = settings.PANEL_MAX_IMPORT_SIZE
     dechunk(request, limit)
     declared = request.META.get("CONTENT_LENGTH", "")
