@@ -64,12 +64,13 @@ def _sqlite(rest: str, base_dir: Path, engine: str) -> dict[str, Any]:
         "CONN_MAX_AGE": None,
         "OPTIONS": {
             # WAL lets readers and the writer work at once; wait for the lock rather
-            # than fail at once ("database is locked") under concurrent writes.
+            # than fail at once ("database is locked") under concurrent writes: up to
+            # 20 s, as a large CSV import holds it while it writes (then 503).
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                 "PRAGMA cache_size=-65536;"
             ),
             "transaction_mode": "IMMEDIATE",
-            "timeout": 5,
+            "timeout": 20,
         },
     }

@@ -31,7 +31,9 @@ from panel_core.unavailable import reason
 _SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
-    "PRAGMA busy_timeout=5000",
+    # A writer waits this long (ms) for another to commit: a large CSV import holds
+    # the write lock while it writes (45,000 rows: seconds). Then 503, Retry-After.
+    "PRAGMA busy_timeout=20000",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA cache_size=-65536",  # 64 MiB
 )
