@@ -29,6 +29,7 @@ from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 from panel_core.resource_pages import resource_templates as resource_templates
 from panel_core.urls import PREFIX, page_url
 
+from .acting import panel_user
 from .current import panel_route
 from .flash import pop_flashes
 from .navigation import install_template_helpers
@@ -68,7 +69,7 @@ def _templates_changed(*, setting: str, **kwargs: Any) -> None:
 def _navigation(request: HttpRequest) -> list[dict[str, Any]]:
     match = request.resolver_match
     current = match.kwargs.get("resourceUri") if match is not None else None
-    shown = viewable(registry(), getattr(request, "user", None))
+    shown = viewable(registry(), panel_user(request))
     return menu((panel.resource for panel in shown), current)
 
 

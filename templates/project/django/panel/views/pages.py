@@ -14,6 +14,7 @@ from panel_core.resource_pages import viewable
 from panel_core.urls import page_url
 
 from ..accept import wants_json
+from ..acting import panel_user
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
 from ..resource_pages import detail_page, form_page, index_page
@@ -30,7 +31,7 @@ def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
 
 def home(request: HttpRequest) -> HttpResponse:
     """The panel's home: every resource."""
-    shown = viewable(registry(), request.user)
+    shown = viewable(registry(), panel_user(request))
     resources = [(p.resource, page_url(p.uri, "index-page")) for p in shown]
     return render(request, "panel/home.html", {"resources": resources})
 
