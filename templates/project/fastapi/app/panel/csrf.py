@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
+from panel_core.imports import MULTIPART
 from panel_core.routes import url_for
 
 from .auth import USER_KEY
@@ -59,7 +60,7 @@ def valid_token(connection: HTTPConnection, sent: str | None = None) -> bool:
 
 def _is_multipart(scope: Scope) -> bool:
     content_type = Headers(scope=scope).get("content-type", "")
-    return content_type.split(";")[0].strip().lower() == "multipart/form-data"
+    return content_type.split(";")[0].strip().lower() == MULTIPART
 
 
 async def _multipart_token(headers: Headers, body: bytes) -> str | None:
