@@ -5,7 +5,7 @@ run as users run them, each as its own process:
 
 - panelforge, as the README installs it: ``pip install -e .`` with no extras, in its
   own venv (``$PANELFORGE_BENCH_HOME/plain-venv``, made on first use and again when
-  ``pyproject.toml`` changes): cold (empty ``PANELFORGE_CACHE_DIR``, new destination),
+  ``pyproject.toml`` or the checkout changes): cold (empty ``PANELFORGE_CACHE_DIR``, new destination),
   then warm regeneration onto that project with nothing changed, then regeneration
   after one field of one resource changed (the same manifest file rewritten, as an
   editor would); the peak memory (max RSS) of each process is recorded;
@@ -78,7 +78,8 @@ def ensure_fcg(log: Callable[[str], None]) -> str | None:
 
 def ensure_plain(log: Callable[[str], None]) -> Path:
     """panelforge's console script in a venv with ``pip install -e .`` and no extras."""
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    pyproject = (ROOT / "pyproject.toml").read_bytes()
+    digest = hashlib.sha256(str(ROOT).encode() + b"\0" + pyproject).hexdigest()
     script = PLAIN_VENV / "bin" / "panelforge"
     if script.exists() and PLAIN_STAMP.exists() and PLAIN_STAMP.read_text() == digest:
         return script
