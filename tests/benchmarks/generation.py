@@ -5,10 +5,10 @@ run as users run them, each as its own process:
 
 - panelforge, as the README installs it: ``pip install -e .`` with no extras, in its
   own venv (``$PANELFORGE_BENCH_HOME/plain-venv``, made on first use and again when
-  ``pyproject.toml`` or the checkout changes): cold (empty ``PANELFORGE_CACHE_DIR``, new destination),
-  then warm regeneration onto that project with nothing changed, then regeneration
-  after one field of one resource changed (the same manifest file rewritten, as an
-  editor would); the peak memory (max RSS) of each process is recorded;
+  ``pyproject.toml`` or the checkout changes): cold (empty ``PANELFORGE_CACHE_DIR``,
+  new destination), then warm regeneration onto that project with nothing changed,
+  then regeneration after one field of one resource changed (the same manifest file
+  rewritten, as an editor would); the peak memory (max RSS) of each process is kept;
 - fastapi-code-generator on the OpenAPI 3.0.3 document panelforge emits for the same
   resources (``resources/oag.yaml`` of the manifest with ``openapi_version: "3.0.3"``);
 - ``copier copy`` of the project template alone, no resources (the floor).
