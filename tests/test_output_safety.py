@@ -61,6 +61,8 @@ def test_failure_in_skeleton_leaves_no_staging_folder(tmp_path, monkeypatch) -> 
         raise errors.TemplateError("simulated copier failure")
 
     monkeypatch.setattr("generator.render.skeleton.render_skeleton", broken_skeleton)
+    # The skeleton is rendered without copier where it can be: make it need copier.
+    monkeypatch.setattr("generator.render.skeleton.skeleton_files", lambda _data: None)
     with pytest.raises(errors.TemplateError):
         commands.generate(
             LIBRARY, dest, use_cache=False

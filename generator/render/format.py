@@ -36,29 +36,65 @@ _STRINGS_AND_COMMENTS = re.compile(
     r"|'(?:\\.|[^'\\\n])*'",
     re.DOTALL,
 )
-_ASCII_LINE = re.compile(r"[\x00-\x7f]*\Z")
+_KEPT_PREFIXES = ("", "b", "r", "rb", "br")
+_NARROW = re.compile("[\x00-\u10ff\u1160-\u2319]")
 
 
 def looks_black_stable(source: str) -> bool:
     """Whether the render of a black-stable template can be kept as it is.
 
-    False when a line is longer than black's limit (non-ASCII characters count
-    double, as wide ones do for black), ends in a space, or holds a tab, a carriage
-    return, a form feed or a vertical tab, or when a string literal is single-quoted:
-    the ways a manifest value could make black change a render that is otherwise
-    black's output.
+    False when a line is wider than black's limit (measured as black measures it, or
+    wider: east-asian wide and unassigned characters count two columns), ends in a
+    space, or holds a tab, a carriage return, a form feed or a vertical tab, or when a
+    string literal is one black would requote or unescape: the ways a manifest value
+    could make black change a render that is otherwise black's output.
     """
     if any(c in source for c in "\t\r\f\v"):
         return False
     for line in source.split("\n"):
-        width = len(line) if _ASCII_LINE.match(line) else 2 * len(line)
-        if width > LINE_LENGTH or line.endswith(" "):
+        if line.endswith(" ") or _width(line) > LINE_LENGTH:
             return False
-    if "'" not in source:
+    if "'" not in source and "\\" not in source:
         return True
-    return not any(
-        m.group().startswith("'") for m in _STRINGS_AND_COMMENTS.finditer(source)
+    return all(
+        _keeps_its_quotes(source, m) for m in _STRINGS_AND_COMMENTS.finditer(source)
     )
+
+
+def _width(line: str) -> int:
+    """At least black's ``str_width`` of ``line`` (tests/unit/test_format.py).
+
+    Latin, Greek, Cyrillic and the other scripts up to U+10FF, and U+1160-U+2319
+    (Latin extended, general punctuation, currency, arrows) are one column, as black
+    counts them; any other character counts two, which black never exceeds.
+    """
+    if line.isascii():
+        return len(line)
+    return sum(1 if _NARROW.match(char) else 2 for char in line)
+
+
+def _keeps_its_quotes(source: str, match: re.Match[str]) -> bool:
+    """Whether black leaves this comment or string literal as it is.
+
+    A string in double quotes stays unless it escapes a quote (black would drop the
+    escape or requote it). One in single quotes, plain or with a ``b``, ``r``, ``rb``
+    or ``br`` prefix, stays when it holds a double quote and no backslash (black never
+    adds escapes). Other prefixes and triple single quotes count as changed.
+    """
+    text = match.group()
+    if text.startswith("#") or text.startswith('"""'):
+        return True
+    if text.startswith('"'):
+        return "\\'" not in text and '\\"' not in text
+    if text.startswith("'''"):
+        return False
+    start = end = match.start()
+    while start and (source[start - 1].isalnum() or source[start - 1] == "_"):
+        start -= 1
+    if source[start:end] not in _KEPT_PREFIXES:
+        return False
+    body = text[1:-1]
+    return '"' in body and "\\" not in body
 
 
 class FormatCache:

@@ -76,15 +76,24 @@ def read_files_under(root: Path, folder: str) -> dict[str, bytes]:
 def render_skeleton_files(
     target: SkeletonAnswers, project: ir.Project, cache_dir: Path | None = None
 ) -> dict[str, bytes]:
-    """The copier skeleton for ``project``, rendered in a temporary folder and read.
+    """The copier skeleton for ``project``: copier's files, by path.
 
-    A cached rendering is used when the template files and answers are unchanged.
+    Rendered without copier where the template allows (same bytes), else by copier in
+    a temporary folder and read. A cached copier rendering is used when the template
+    files and answers are unchanged.
     """
+    from .skeleton import skeleton_files
+
+    data = target.copier_data(project)
+    files = skeleton_files(data)
+    return files if files is not None else _copier_skeleton(data, cache_dir)
+
+
+def _copier_skeleton(data: dict[str, Any], cache_dir: Path | None) -> dict[str, bytes]:
     from ..paths import project_template
     from .skeleton import render_skeleton
     from .skeleton_cache import SkeletonCache, skeleton_key
 
-    data = target.copier_data(project)
     cache = SkeletonCache(cache_dir)
     key = skeleton_key(project_template(), data) if cache_dir is not None else ""
     cached = cache.get(key) if cache_dir is not None else None

@@ -1,15 +1,20 @@
 """Validating a big spec piece by piece, and remembering the pieces that passed.
 
-openapi-spec-validator spends ~30 ms per resource, so a 500-resource spec takes ~19 s.
-Each tag's paths form one piece, together with every component they reference; a piece
-that validated before (same bytes, same validator) is skipped, so regenerating after a
-change to one resource re-checks that resource only.
+openapi-spec-validator spends ~30-150 ms per resource, so a 500-resource spec takes
+15-75 s. Each tag's paths form one piece, together with every component they
+reference. Pieces of the same shape (:mod:`generator.spec.shapes`: resources declared
+alike, names aside) get the same verdict, so one of them is checked and a shape that
+passed is remembered (same shape, same validator and backend): regenerating after a
+change to one resource re-checks that resource's shape only. A piece without a shape is
+remembered by its bytes. When a shape fails, each of its pieces is checked on its own,
+so every problem is reported where it is.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -17,10 +22,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .shapes import shape_key
+
 Doc = dict[str, Any]
 _SHARED_KEYS = ("openapi", "info", "jsonSchemaDialect", "servers", "security", "tags")
 _KNOWN_KEYS = {*_SHARED_KEYS, "paths", "components", "externalDocs"}
-_FORMAT = "1"  # bump when the way pieces are cut or checked changes
+_FORMAT = "2"  # bump when the way pieces are cut, shaped or checked changes
 
 
 # A ``"$ref"`` key with a string value in ``json.dumps`` text: the quote that opens it
@@ -153,13 +160,35 @@ def _cross_piece_duplicates(pieces: list[Doc]) -> list[str]:
     ]
 
 
+_VALIDATORS = (
+    "openapi-spec-validator",
+    "openapi-schema-validator",
+    "jsonschema",
+    "jsonschema-rs",
+    "jsonschema-path",
+)
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
 @cache
 def _validator_version() -> str:
-    return metadata.version("openapi-spec-validator")
+    """What a verdict depends on besides the piece: the validators and the backend."""
+    backend = os.environ.get("OPENAPI_SPEC_VALIDATOR_SCHEMA_VALIDATOR_BACKEND", "")
+    return " ".join([*(f"{n} {_version(n)}" for n in _VALIDATORS), backend])
 
 
 def _key(piece: Doc) -> str:
-    text = json.dumps(piece, sort_keys=True, ensure_ascii=False)
+    shape = shape_key(piece)
+    if shape is not None:
+        text = f"shape {shape}"
+    else:
+        text = "piece " + json.dumps(piece, sort_keys=True, ensure_ascii=False)
     version = _validator_version()
     return hashlib.sha256(f"{_FORMAT}\0{version}\0{text}".encode()).hexdigest()
 
@@ -182,13 +211,18 @@ def cached_spec_problems(
     if pieces is None:
         return problems_of(doc)
     problems = _cross_piece_duplicates(pieces)
+    passed: set[str] = set()
     for piece in pieces:
         key = _key(piece)
+        if key in passed:
+            continue  # a piece of the same shape passed in this run
         marker = cache_dir / key[:2] / key
         if marker.exists():
+            passed.add(key)
             continue
         found = problems_of(piece)
         problems += [p for p in found if p not in problems]
         if not found:
+            passed.add(key)
             _remember(marker)
     return problems

@@ -1,16 +1,20 @@
 """Checks of emitted output: the OpenAPI document validates, and its two files agree.
 
 openapi-spec-validator is imported on first use (it costs ~0.3 s), so commands that
-never build a spec start fast. It uses the jsonschema-rs backend when that is installed,
-or as ``OPENAPI_SPEC_VALIDATOR_SCHEMA_VALIDATOR_BACKEND`` (``auto``, ``jsonschema``,
-``jsonschema-rs``) says.
+never build a spec start fast. It uses the jsonschema-rs backend (a dependency) when
+that is installed, or as ``OPENAPI_SPEC_VALIDATOR_SCHEMA_VALIDATOR_BACKEND``
+(``auto``, ``jsonschema``, ``jsonschema-rs``) says. Its check of each schema object
+against the JSON Schema dialect runs on pure-Python jsonschema whatever the backend; a
+schema value that passed it is not checked again in the process (:func:`_remembering`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import marshal
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +134,7 @@ def spec_problems(doc: Mapping[str, Any]) -> list[str]:
     from referencing.exceptions import Unresolvable
 
     try:
-        validator_cls = get_validator_cls(doc)
+        validator_cls = _remembering(get_validator_cls(doc))
     except ValidatorDetectError:
         return ["no supported 'openapi' version key (expected 3.0.x or 3.1.x)"]
     dangling = _dangling_refs(doc)
@@ -150,6 +154,55 @@ def spec_problems(doc: Mapping[str, Any]) -> list[str]:
     finally:
         _clear_validator_cache(validator_cls)
     return problems
+
+
+# (the checker, marshal's bytes of a schema value) for every schema that passed.
+_PASSED: set[tuple[Any, bytes]] = set()
+
+
+@functools.cache
+def _remembering(validator_cls: Any) -> Any:
+    """``validator_cls`` whose schema meta-checks skip values that passed before.
+
+    The check is a function of the value alone (a fresh jsonschema validator of the
+    dialect's meta-schema per call): a value that passed passes again. Values are the
+    same when marshal writes the same bytes for them (same types, same key order).
+    Without the hook this relies on, ``validator_cls`` is used as it is.
+    """
+    keywords = getattr(validator_cls, "keyword_validators", None)
+    schema_cls = keywords.get("schema") if isinstance(keywords, Mapping) else None
+    if schema_cls is None or not hasattr(schema_cls, "_get_schema_checker"):
+        return validator_cls
+
+    class Schema(schema_cls):  # type: ignore[misc, valid-type]
+        def _get_schema_checker(self, schema: Any, value: Any) -> Callable[[Any], None]:
+            return _remembered(super()._get_schema_checker(schema, value))
+
+    body = {"keyword_validators": {**keywords, "schema": Schema}}
+    return type(validator_cls.__name__, (validator_cls,), body)
+
+
+def _remembered(checker: Callable[[Any], None]) -> Callable[[Any], None]:
+    if isinstance(checker, functools.partial):
+        identity: Any = (checker.func, checker.args, tuple(checker.keywords.items()))
+    else:
+        identity = checker
+    try:
+        hash(identity)
+    except TypeError:
+        return checker
+
+    def check(value: Any) -> None:
+        try:
+            key = (identity, marshal.dumps(value))
+        except ValueError:  # not plain data: always checked
+            checker(value)
+            return
+        if key not in _PASSED:
+            checker(value)  # raises when the value is not a valid schema
+            _PASSED.add(key)
+
+    return check
 
 
 def _clear_validator_cache(validator_cls: Any) -> None:

@@ -133,12 +133,37 @@ def test_a_target_without_the_declaration_trusts_nothing() -> None:
         ("x = 1\r\n", False),
         ('x = "' + "a" * 82 + '"\n', True),
         ('x = "' + "a" * 83 + '"\n', False),
-        ('x = "' + "é" * 38 + '"\n', True),  # a line with wide text counts double
-        ('x = "' + "é" * 39 + '"\n', False),
+        ('x = "' + "é" * 82 + '"\n', True),  # one column each, as black counts
+        ('x = "' + "é" * 83 + '"\n', False),
+        ('x = "' + "名" * 41 + '"\n', True),  # east-asian wide: two columns each
+        ('x = "' + "名" * 42 + '"\n', False),
+        ("x = '\"quoted\"'\n", True),  # double quotes would need escapes: kept
+        ("x = 'it\\'s \"q\"'\n", False),  # a backslash: black decides
+        ("x = b'\"b\"'\n", True),
+        ("x = rb'\"b\"'\n", True),
+        ("x = f'\"{y}\"'\n", False),  # other prefixes: black decides
+        ('x = "say \\"hi\\""\n', False),  # black requotes: fewer escapes
+        ("x = '''\"a\"'''\n", False),
+        ('x = "it\\\'s"\n', False),  # black drops the needless escape
+        ('"""It\\\'s a docstring."""\n', True),  # black leaves docstring escapes
     ],
 )
 def test_what_looks_black_stable(source: str, stable: bool) -> None:
     assert looks_black_stable(source) is stable
+    if stable:
+        assert black.format_str(source, mode=MODE) == source
+
+
+def test_widths_are_never_narrower_than_blacks() -> None:
+    from black.strings import char_width
+
+    narrower = [
+        hex(code)
+        for code in range(0x110000)
+        if not 0xD800 <= code <= 0xDFFF
+        and fmt._width(chr(code)) < char_width(chr(code))
+    ]
+    assert not narrower, narrower[:20]
 
 
 def test_the_syntax_gate_holds_for_trusted_files(tmp_path: Path) -> None:
