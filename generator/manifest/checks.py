@@ -80,7 +80,7 @@ def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, st
     derive = identifiers.PASCAL.fullmatch(name) is not None
     uri = options.get("uri", naming.resource_uri(name) if derive else None)
     table = options.get("table", naming.table_name(name) if derive else None)
-    module = naming.snake(name) if derive else None
+    module = naming.module_name(name) if derive else None
     for kind, value in (("uri", uri), ("table", table), ("module", module)):
         if isinstance(value, str):
             yield kind, value

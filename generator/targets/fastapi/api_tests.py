@@ -66,7 +66,7 @@ def _distinct(resource: ir.Resource) -> list[ir.Field]:
 
 
 def _variable(resource: ir.Resource) -> str:
-    name = naming.snake(resource.name)
+    name = resource.module
     return f"{name}_record" if name in _RESERVED_NAMES else name
 
 
@@ -123,7 +123,7 @@ def parents_context(resource: ir.Resource, project: ir.Project) -> list[Parent]:
     """The records to create before a valid payload of ``resource`` can be sent."""
     parents = []
     for target in _parent_resources(resource, project):
-        constant = naming.snake(target.name).upper() + "_PAYLOAD"
+        constant = target.module.upper() + "_PAYLOAD"
         relations = _relation_items(target, project, every=False)
         body = (
             "{**" + constant + ", " + ", ".join(relations) + "}"
