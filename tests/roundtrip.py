@@ -63,7 +63,9 @@ def served(project: Path, framework: str, database_url: str) -> Iterator[Server]
         yield server
     except AssertionError as exc:
         log = server.stop()
-        raise AssertionError(f"{exc}\n--- server log (end) ---\n{log[-6000:]}") from None
+        raise AssertionError(
+            f"{exc}\n--- server log (end) ---\n{log[-6000:]}"
+        ) from None
     finally:
         server.stop()
 

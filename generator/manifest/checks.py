@@ -18,6 +18,7 @@ from ..model import naming
 from . import identifiers
 from .fieldvalues import field_type
 from .hints import shown
+from .relationchecks import cycle_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .rolechecks import role_issues
@@ -38,6 +39,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
     issues += _clash_issues(document, resources)
+    issues += cycle_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues
 

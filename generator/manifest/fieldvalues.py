@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Issue
+from ..model.patterns import engine_search
 from .hints import did_you_mean, quoted_list, shown
 from .schema import INVALID, expected_types, found
 from .yamlnodes import Document, Path, quote_hint, yaml_trap
@@ -199,7 +200,9 @@ def _in_limits(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
 
 def _matches_pattern(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     pattern = compiled_pattern(ctx)
-    if pattern is None or not isinstance(value, str) or pattern.search(value):
+    if pattern is None or not isinstance(value, str):
+        return None
+    if engine_search(pattern.pattern, value):  # as the panel will check it
         return None
     return f"{shown(value)} does not match the field's pattern", None
 

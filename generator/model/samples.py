@@ -6,11 +6,11 @@ resource differ (unique searches, sorts and filters have something to find).
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from . import ir
+from .patterns import engine_search
 
 _FORMAT_SAMPLES = {
     "date": lambda n: f"2024-01-{n % 28 + 1:02d}",
@@ -40,7 +40,7 @@ def _pattern_sample(field: ir.Field, n: int) -> str | None:
         "A1",
     ]
     for candidate in candidates:
-        if field.pattern and re.fullmatch(field.pattern, candidate):
+        if field.pattern and engine_search(field.pattern, candidate):
             return candidate
     return None
 

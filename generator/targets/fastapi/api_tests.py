@@ -10,7 +10,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import ir, naming
+from ...model import ir
 from ...model.samples import sample_value
 from ..pysource import LINE_LENGTH, call, exploded, literal
 
