@@ -103,6 +103,14 @@ def _update_body(resource: ir.Resource, body: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in body.items() if name != resource.key}
 
 
+def docs_pages(client: Client) -> None:
+    """``/docs`` and the spec it loads, from the route the manifest names."""
+    docs = client.project.docs
+    client.expect(200, "GET", "/docs", "docs page", headers=HTML)
+    spec = client.expect(200, "GET", "/" + docs.route, "spec").json()
+    assert spec["info"]["title"] == client.project.title, spec["info"]
+
+
 def crud_every_resource(client: Client) -> None:
     """Create, read, update and delete one record of every resource."""
     keys: dict[str, Any] = {}
@@ -141,6 +149,7 @@ def round_trip(manifest: Path, framework: str, database_url: str, work: Path) ->
     with served(dest, framework, database_url) as server:
         client = Client(server, project)
         try:
+            docs_pages(client)
             crud_every_resource(client)
         finally:
             client.http.close()

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hints import shown
 from .relationchecks import cycle_issues
@@ -31,6 +32,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     if not isinstance(root, dict):
         return []
     issues = list(_project_issues(document, root.get("project")))
+    issues += docs_issues(document, root.get("docs"))
     resources = root.get("resources")
     issues += role_issues(document, root.get("roles"), resources)
     if not isinstance(resources, dict):
