@@ -80,12 +80,15 @@ def _clash_issues(document: Document, resources: dict[str, Any]) -> Iterator[Iss
 
 
 def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """The resource's URI, table and module; defaults only for a well-formed name."""
+    """The resource's URI, table, module and model name as Django compares it (case
+    ignored); defaults only for a well-formed name."""
     derive = identifiers.PASCAL.fullmatch(name) is not None
     uri = options.get("uri", naming.resource_uri(name) if derive else None)
     table = options.get("table", naming.table_name(name) if derive else None)
     module = naming.module_name(name) if derive else None
-    for kind, value in (("uri", uri), ("table", table), ("module", module)):
+    model = name.lower() if derive else None
+    named = (("uri", uri), ("table", table), ("module", module), ("model", model))
+    for kind, value in named:
         if isinstance(value, str):
             yield kind, value
 
@@ -93,8 +96,13 @@ def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, st
 def _clash_issue(
     document: Document, name: str, kind: str, value: str, other: str, declared: bool
 ) -> Issue:
-    if kind == "module":
+    if kind in ("module", "model"):
         message = f"'{name}' and '{other}' would share the module '{value}'"
+        if kind == "model":
+            message = (
+                f"'{name}' and '{other}' differ only in case, which Django's model "
+                "names ignore"
+            )
         return document.issue(
             ("resources", name), message, "M020", "rename one", key=True
         )

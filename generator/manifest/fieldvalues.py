@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +174,16 @@ def value_problem(
     return None
 
 
+def _in_range(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
+    """An integer within 64 bits; a number a double can hold."""
+    if ctx.type == "integer" and not INT64[0] <= value <= INT64[1]:
+        hint = "integer fields hold 64-bit integers (the database's BIGINT)"
+        return f"{shown(str(value))} is outside the 64-bit integer range", hint
+    if ctx.type == "number" and abs(value) > sys.float_info.max:
+        return f"{shown(str(value))} is too large for a number field (a double)", None
+    return None
+
+
 def _in_enum(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     options = ctx.option("enum")
     if not isinstance(options, list) or any(same_value(value, o) for o in options):
@@ -232,4 +243,4 @@ def _has_format(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     return f"{shown(value)} is not {_FORMAT_KINDS[fmt]}", hint
 
 
-_VALUE_CHECKS = (_in_enum, _in_limits, _matches_pattern, _has_format)
+_VALUE_CHECKS = (_in_range, _in_enum, _in_limits, _matches_pattern, _has_format)

@@ -38,10 +38,17 @@ _PYDANTIC_MODEL = (
     " schema_json update_forward_refs validate"
 )
 _SQLALCHEMY_MODEL = "metadata registry query"
+# Modules and names the generated model classes use in their bodies: a field of that
+# name would hide them from the fields declared after it.
+_MODEL_BODIES = "sa mapped_column models datetime uuid"
+# Columns every PostgreSQL table has already.
+_POSTGRESQL_COLUMNS = "tableoid xmin cmin xmax cmax ctid"
 RESERVED_FIELDS = {
     **dict.fromkeys(_DJANGO_MODEL.split(), "Django models"),
     **dict.fromkeys(_PYDANTIC_MODEL.split(), "Pydantic models"),
     **dict.fromkeys(_SQLALCHEMY_MODEL.split(), "SQLAlchemy models"),
+    **dict.fromkeys(_MODEL_BODIES.split(), "the generated models' code"),
+    **dict.fromkeys(_POSTGRESQL_COLUMNS.split(), "PostgreSQL (a system column)"),
 }
 # What a generated resource module defines or imports beside the model and its resource.
 RESERVED_RESOURCES = frozenset(
@@ -80,7 +87,10 @@ RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
         " is_now_on_create_form is_now_on_update_form"
     ).split()
 )
-_RESERVED_TABLE = re.compile(r"alembic_version|panel_users|(django|auth|sqlite)_.*")
+# The migrations' own table, the panel's tables (users, logins, tokens, roles and any
+# to come) and the frameworks' and SQLite's.
+_RESERVED_TABLE = re.compile(r"alembic_version|(panel|django|auth|sqlite)_.*")
+RESERVED_TABLE_WORDS = "a table name the panel, the frameworks or SQLite use"
 
 
 def snake_problem(name: str) -> Problem | None:
@@ -108,7 +118,8 @@ def field_problem(name: str) -> Problem | None:
     if reason is None and name.startswith("model_"):
         reason = "Pydantic models"
     if reason:
-        return f"{shown(name)} is used by {reason}; please choose another name", None
+        message = f"{shown(name)} is used by {reason}; please choose another name"
+        return message, "rename it; 'label' keeps what the panel shows"
     return None
 
 
@@ -168,10 +179,7 @@ def tag_problem(uri: str) -> Problem | None:
 def table_problem(table: str) -> Problem | None:
     """Why ``table`` cannot name a resource's table (the schema checked its shape)."""
     if _RESERVED_TABLE.fullmatch(table):
-        return (
-            f"{shown(table)} is a table the framework uses; please choose another",
-            None,
-        )
+        return f"{shown(table)} is {RESERVED_TABLE_WORDS}; please choose another", None
     if len(table) > MAX_LENGTH:
         return f"{shown(table)} is longer than {MAX_LENGTH} characters", None
     return None

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Issue
+from ..model import naming
 from . import identifiers
 from .fieldchecks import field_issues
 from .fieldvalues import (
@@ -176,6 +177,20 @@ def _field_rule_issues(resource: _Resource) -> Iterator[Issue]:
         yield from field_issues(context)
 
 
+def _relation_key_issues(resource: _Resource) -> Iterator[Issue]:
+    """A field ``x_id`` beside a relation ``x``: Django names the relation's key so."""
+    fields = resource.fields or {}
+    for name, spec in fields.items():
+        if isinstance(spec, dict) and isinstance(spec.get("relation"), str):
+            if f"{name}_id" in fields:
+                message = (
+                    f"'{name}_id' is the name Django gives the key of the "
+                    f"relation '{name}'"
+                )
+                where = ("fields", f"{name}_id")
+                yield resource.issue(where, message, "M020", "rename one", key=True)
+
+
 def _renamed_issues(resource: _Resource) -> Iterator[Issue]:
     first: dict[str, str] = {}
     for name, spec in (resource.fields or {}).items():
@@ -265,10 +280,20 @@ def _sort_issues(resource: _Resource) -> Iterator[Issue]:
 
 
 def _table_issues(resource: _Resource) -> Iterator[Issue]:
-    table = resource.spec.get("table")
-    problem = identifiers.table_problem(table) if isinstance(table, str) else None
+    if "table" in resource.spec:
+        table = resource.spec["table"]
+        problem = identifiers.table_problem(table) if isinstance(table, str) else None
+        if problem:
+            yield resource.issue(("table",), *problem_args(problem))
+        return
+    if not identifiers.PASCAL.fullmatch(resource.name):
+        return
+    table = naming.table_name(resource.name)
+    problem = identifiers.table_problem(table)
     if problem:
-        yield resource.issue(("table",), *problem_args(problem))
+        message = f"its default table: {problem[0]}"
+        hint = "set 'table' to another name"
+        yield resource.issue((), message, "M023", hint, key=True)
 
 
 def _method_issues(resource: _Resource) -> Iterator[Issue]:
@@ -320,6 +345,7 @@ _RESOURCE_RULES = (
     _key_issues,
     _field_name_issues,
     _field_rule_issues,
+    _relation_key_issues,
     _renamed_issues,
     _required_issues,
     _search_issues,
