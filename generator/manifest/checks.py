@@ -19,7 +19,7 @@ from . import identifiers
 from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hints import shown
-from .relationchecks import cycle_issues
+from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .rolechecks import role_issues
@@ -42,6 +42,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += resource_issues(document, name, spec, key_types)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
+    issues += relation_key_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues
 

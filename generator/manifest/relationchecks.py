@@ -1,4 +1,5 @@
-"""Relations no record could ever satisfy: a cycle of required relations (M035).
+"""Relations no record could ever satisfy: a cycle of required relations (M035);
+and a field named like the key Django gives a relation (M020).
 
 A relation whose column cannot be left empty (required or with a default, and not
 nullable) needs its target record to exist first. When such relations lead from a
@@ -102,3 +103,24 @@ def _hint(field: str, path: list[Edge]) -> str:
     if not path:
         return f"make it optional: 'nullable: true' on '{field}'"
     return "make one of them optional: 'nullable: true' (its link is set afterwards)"
+
+
+def relation_key_issues(
+    document: Document, resources: dict[str, Any]
+) -> Iterator[Issue]:
+    """A field ``x_id`` beside a relation ``x``: Django names the relation's key so."""
+    for resource, spec in resources.items():
+        fields = spec.get("fields") if isinstance(spec, dict) else None
+        if not isinstance(fields, dict):
+            continue
+        for name, field_spec in fields.items():
+            relation = (
+                field_spec.get("relation") if isinstance(field_spec, dict) else None
+            )
+            if isinstance(relation, str) and f"{name}_id" in fields:
+                message = (
+                    f"'{name}_id' is the name Django gives the key of the "
+                    f"relation '{name}'"
+                )
+                where = ("resources", resource, "fields", f"{name}_id")
+                yield document.issue(where, message, "M020", "rename one", key=True)

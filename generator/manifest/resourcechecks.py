@@ -177,20 +177,6 @@ def _field_rule_issues(resource: _Resource) -> Iterator[Issue]:
         yield from field_issues(context)
 
 
-def _relation_key_issues(resource: _Resource) -> Iterator[Issue]:
-    """A field ``x_id`` beside a relation ``x``: Django names the relation's key so."""
-    fields = resource.fields or {}
-    for name, spec in fields.items():
-        if isinstance(spec, dict) and isinstance(spec.get("relation"), str):
-            if f"{name}_id" in fields:
-                message = (
-                    f"'{name}_id' is the name Django gives the key of the "
-                    f"relation '{name}'"
-                )
-                where = ("fields", f"{name}_id")
-                yield resource.issue(where, message, "M020", "rename one", key=True)
-
-
 def _renamed_issues(resource: _Resource) -> Iterator[Issue]:
     first: dict[str, str] = {}
     for name, spec in (resource.fields or {}).items():
@@ -345,7 +331,6 @@ _RESOURCE_RULES = (
     _key_issues,
     _field_name_issues,
     _field_rule_issues,
-    _relation_key_issues,
     _renamed_issues,
     _required_issues,
     _search_issues,
