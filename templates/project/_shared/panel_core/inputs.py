@@ -241,9 +241,7 @@ class Inputs:
             f"{name}Update", resource.writable_fields, create=False
         )
         # The key a client gives on create (a string key), else None.
-        self.client_key = next(
-            (f.name for f in resource.fields if f.client_key), None
-        )
+        self.client_key = next((f.name for f in resource.fields if f.client_key), None)
         self._key_field = resource.key_field
         self._max_ids = max_ids
         self._ids_body = create_model(

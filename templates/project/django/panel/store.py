@@ -76,9 +76,7 @@ class Store(BulkMethods):
             f.name: model._meta.get_field(f.name).attname for f in resource.fields
         }
         self._columns = columns
-        self._uniques = tuple(
-            f for f in resource.fields if f.unique or f.client_key
-        )
+        self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
         self._names = tuple(f.name for f in resource.readable_fields)
