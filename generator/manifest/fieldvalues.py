@@ -215,7 +215,13 @@ def _matches_pattern(ctx: FieldContext, value: Any) -> tuple[str, str | None] | 
         return None
     if engine_search(pattern.pattern, value):  # as the panel will check it
         return None
-    return f"{shown(value)} does not match the field's pattern", None
+    hint = None
+    if pattern.search(value):
+        hint = (
+            "Python's re would match it, the panel's engine does not (Rust regex: "
+            "'$' is the very end of the text)"
+        )
+    return f"{shown(value)} does not match the field's pattern", hint
 
 
 def _parses(fmt: str, value: str) -> bool:

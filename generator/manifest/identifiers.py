@@ -180,7 +180,8 @@ def tag_problem(uri: str) -> Problem | None:
 def table_problem(table: str) -> Problem | None:
     """Why ``table`` cannot name a resource's table (the schema checked its shape)."""
     if _RESERVED_TABLE.fullmatch(table):
-        return f"{shown(table)} is {RESERVED_TABLE_WORDS}; please choose another", None
+        hint = "tables starting 'panel_', 'django_', 'auth_' or 'sqlite_' are theirs"
+        return f"{shown(table)} is {RESERVED_TABLE_WORDS}; please choose another", hint
     if len(table) > MAX_LENGTH:
         return f"{shown(table)} is longer than {MAX_LENGTH} characters", None
     return None
