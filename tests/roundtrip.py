@@ -86,6 +86,12 @@ class Client:
         else:
             self.http.headers["X-CSRF-Token"] = body["csrf_token"]
 
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.http.close()
+
     def expect(
         self, status: int, method: str, url: str, what: str, **kwargs: Any
     ) -> httpx.Response:
@@ -146,10 +152,9 @@ def round_trip(manifest: Path, framework: str, database_url: str, work: Path) ->
     """The whole invariant for one manifest, framework and database."""
     dest = work / f"project-{framework}"
     project = generate(manifest, framework, dest)
-    with served(dest, framework, database_url) as server:
-        client = Client(server, project)
-        try:
-            docs_pages(client)
-            crud_every_resource(client)
-        finally:
-            client.http.close()
+    with (
+        served(dest, framework, database_url) as server,
+        Client(server, project) as client,
+    ):
+        docs_pages(client)
+        crud_every_resource(client)
