@@ -154,7 +154,7 @@ def test_relation_cycles_migrate_down_and_up(framework: str, tmp_path: Path) -> 
 
 def _settings() -> settings:
     return settings(
-        max_examples=EXAMPLES or 6,
+        max_examples=EXAMPLES or 5,
         derandomize=not EXAMPLES,
         deadline=None,
         database=None,
