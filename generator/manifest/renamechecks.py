@@ -33,7 +33,7 @@ def rename_issues(document: Document, resources: dict[str, Any]) -> Iterator[Iss
                 yield document.issue(where, message, "M020")
             claimed.setdefault(old, name)
         fields = spec.get("fields")
-        for field, options in fields.items() if isinstance(fields, dict) else ():
+        for field, options in (fields.items() if isinstance(fields, dict) else ()):
             if isinstance(options, dict) and "renamed_values" in options:
                 path = ("resources", name, "fields", field, "renamed_values")
                 yield from _value_issues(document, path, options)
