@@ -51,6 +51,8 @@ FIELD_NAMES = [
     ).split()
     if identifiers.field_problem(name) is None and name != "id"
 ]
+# Project names, some of them folders or modules of the emitted projects.
+PROJECT_NAMES = ["shop_admin", "desk", "x1_panel", "oag", "manage", "resources", "core"]
 # Table names SQL reserves: quoted by both frameworks.
 TABLES = ["order", "user", "group", "select", "table", "check", "limit", "offset"]
 _TEXT_PIECES = [
@@ -315,7 +317,7 @@ def manifests(draw: st.DrawFn) -> Manifest:
         kinds[name] = _key_type(spec)
     _fix_relation_types(resources)
     manifest: Manifest = {
-        "project": {"name": draw(st.sampled_from(["shop_admin", "desk", "x1_panel"]))},
+        "project": {"name": draw(st.sampled_from(PROJECT_NAMES))},
         "resources": resources,
     }
     if draw(st.booleans()):
