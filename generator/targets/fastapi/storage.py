@@ -10,7 +10,14 @@ from dataclasses import replace
 from typing import Any
 
 from ...model import ir
-from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ...model.samples import creation_order
+from ..columns import (
+    default_code,
+    fits_int32,
+    indexed,
+    is_integer_key,
+    later_relations,
+)
 from ..pysource import call, literal
 
 _KEY_TYPE = 'sa.BigInteger().with_variant(sa.Integer(), "sqlite")'
@@ -80,10 +87,14 @@ def python_type(field: ir.Field, project: ir.Project) -> str:
     return f"{base} | None" if field.column_nullable else base
 
 
-def _foreign_key(field: ir.Field, project: ir.Project) -> str:
+def _foreign_key(field: ir.Field, project: ir.Project, *, later: bool) -> str:
+    """``sa.ForeignKey(...)``; ``later`` for a relation that closes a cycle: its
+    constraint is added after the tables (``use_alter``), so SQLAlchemy can order
+    the tables without warning about the cycle."""
     target = project.resource(field.relation or "")
     reference = literal(f"{target.table}.{target.key}")
-    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))})"
+    alter = ", use_alter=True" if later else ""
+    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))}{alter})"
 
 
 def on_delete(field: ir.Field) -> str:
@@ -91,12 +102,18 @@ def on_delete(field: ir.Field) -> str:
     return "SET NULL" if field.column_nullable else "RESTRICT"
 
 
-def column_args(field: ir.Field, project: ir.Project) -> list[str]:
-    """The arguments of the model's ``mapped_column(...)`` for a field."""
+def column_args(
+    field: ir.Field, project: ir.Project, *, later: bool = False
+) -> list[str]:
+    """The arguments of the model's ``mapped_column(...)`` for a field (``later``: a
+    relation closing a cycle, whose foreign key is added after the tables)."""
     if is_integer_key(field):
         return ["BigKey", "primary_key=True"]
     args = (
-        [_relation_type(field, project), _foreign_key(field, project)]
+        [
+            _relation_type(field, project),
+            _foreign_key(field, project, later=later),
+        ]
         if field.relation
         else [sa_type(field)]
     )
@@ -114,10 +131,11 @@ def column_args(field: ir.Field, project: ir.Project) -> list[str]:
 
 def column_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name: Mapped[...] = mapped_column(...)`` line per field, black-laid-out."""
+    later = later_relations(creation_order(project)).get(resource.name, ())
     return [
         call(
             "mapped_column",
-            column_args(field, project),
+            column_args(field, project, later=field in later),
             indent=1,
             prefix=f"{field.name}: Mapped[{python_type(field, project)}] = ",
         )
