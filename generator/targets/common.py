@@ -190,8 +190,12 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``tests/samples.json``: a valid record per resource, targets first.
 
     The schemathesis test creates them so that the item operations meet records
-    that exist; ``relations`` names the fields to fill with a created target's key.
+    that exist; ``relations`` names the fields to fill with a created target's key:
+    those to resources made before (a relation to itself, or one closing a cycle,
+    stays empty: it is optional).
     """
+    order = creation_order(project)
+    made = {resource.name: position for position, resource in enumerate(order)}
     samples = [
         {
             "resource": resource.uri,
@@ -200,10 +204,10 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
             "relations": {
                 f.name: project.resource(f.relation).uri
                 for f in resource.fields
-                if f.relation
+                if f.relation and made[f.relation] < made[resource.name]
             },
         }
-        for resource in creation_order(project)
+        for resource in order
     ]
     return {"samples": json.dumps(samples, indent=2, ensure_ascii=False)}
 
