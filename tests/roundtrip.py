@@ -25,6 +25,9 @@ from generator.manifest.load import load_manifest
 from generator.model import ir
 from generator.model.samples import creation_order, sample_payload
 
+# By class only builtin categories can be named here (Python reads the variable
+# before it can import SQLAlchemy): SQLAlchemy's warnings derive from these two.
+_STRICT_WARNINGS = "error::DeprecationWarning,error::RuntimeWarning"
 EMAIL = "roundtrip@example.com"
 PASSWORD = "round trip password, long enough"
 JSON = {"Accept": "application/json"}
@@ -56,6 +59,9 @@ def generate(manifest: Path, framework: str, dest: Path) -> ir.Project:
 def served(project: Path, framework: str, database_url: str) -> Iterator[Server]:
     """The emitted project migrated, with a user, served; its log on failure."""
     server = SERVERS[framework](project, database_url)
+    # What SQLAlchemy only deprecates today (an annotation it resolves to a column)
+    # fails the round trip, as it fails the emitted project's own tests.
+    server.env["PYTHONWARNINGS"] = _STRICT_WARNINGS
     server.migrate()
     server.create_user(EMAIL, PASSWORD)
     server.start()

@@ -38,9 +38,10 @@ _PYDANTIC_MODEL = (
     " schema_json update_forward_refs validate"
 )
 _SQLALCHEMY_MODEL = "metadata registry query"
-# Modules and names the generated model classes use in their bodies: a field of that
-# name would hide them from the fields declared after it.
-_MODEL_BODIES = "sa mapped_column models datetime uuid"
+# Modules and names the generated model classes use in their bodies (SQLAlchemy
+# resolves ``Mapped[str | None]`` in the class too): a field of that name would hide
+# them from the fields declared after it.
+_MODEL_BODIES = "sa mapped_column models datetime uuid str int float bool"
 # Columns every PostgreSQL table has already.
 _POSTGRESQL_COLUMNS = "tableoid xmin cmin xmax cmax ctid"
 RESERVED_FIELDS = {
