@@ -38,9 +38,8 @@ FIFO = "fifo"
 # Cases written into a temporary folder at test time; None: the file must not exist.
 GENERATED: dict[str, Callable[[], bytes] | str | None] = {
     "too_large": lambda: _VALID_START + b"      # " + b"x" * MAX_BYTES + b"\n",
-    "not_utf8": lambda: (
-        _VALID_START + b"      title: {type: string, label: T\xe9l\xe9}\n"
-    ),
+    "not_utf8": lambda: _VALID_START
+    + b"      title: {type: string, label: T\xe9l\xe9}\n",
     "nul_byte": lambda: _VALID_START + b"      title: {type: string}\x00\n",
     "missing_file": None,
     "not_a_file": FIFO,

@@ -388,9 +388,8 @@ def scale_report(result) -> tuple[str, list[Goal]]:
         cells = [[], []]
         for label in URLS:
             runs = result.http.get((app, backend, rows, label), [])
-            p50, p99 = (
-                median([r.p50_ms for r in runs]),
-                median([r.p99_ms for r in runs]),
+            p50, p99 = median([r.p50_ms for r in runs]), median(
+                [r.p99_ms for r in runs]
             )
             cells[0].append(f"{num(p50, 1)} / {num(p99, 1)}")
             cells[1].append(num(median([r.server_cpu_ms for r in runs]), 2))

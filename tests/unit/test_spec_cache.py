@@ -48,7 +48,9 @@ def test_cached_check_finds_what_the_whole_check_finds(tmp_path: Path) -> None:
     doc = broken("3.1.0")
     doc["paths"]["/admin/resource/task-resource/crud/{resourceItem}"]["get"][
         "responses"
-    ]["200"] = {"description": "ok"}  # no dangling $ref: the document can be cut
+    ]["200"] = {
+        "description": "ok"
+    }  # no dangling $ref: the document can be cut
     whole = spec_problems(doc)
     assert len(whole) == 4
     assert sorted(cached_spec_problems(doc, tmp_path, spec_problems)) == sorted(whole)
@@ -71,9 +73,9 @@ def test_valid_pieces_are_not_checked_again(tmp_path: Path) -> None:
 
 def test_operation_ids_shared_across_tags_are_reported(tmp_path: Path) -> None:
     doc = build_spec(projects.library())
-    doc["paths"]["/admin/resource/book-resource/crud"]["get"]["operationId"] = (
-        "authorResourceCrudIndex"
-    )
+    doc["paths"]["/admin/resource/book-resource/crud"]["get"][
+        "operationId"
+    ] = "authorResourceCrudIndex"
     problems = cached_spec_problems(doc, tmp_path, spec_problems)
     assert problems == [
         "Operation ID 'authorResourceCrudIndex' is used in more than one tag"

@@ -38,9 +38,8 @@ SCALARS = (
 )
 DATA = st.recursive(
     SCALARS,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4)
-    ),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(TEXT, inner, max_size=4),
     max_leaves=30,
 )
 
