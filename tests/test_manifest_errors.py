@@ -3,7 +3,7 @@
 A case is ``<case>.yaml`` plus ``<case>.stderr``, the exact stderr of
 ``panelforge validate <case>.yaml`` run inside that folder. A few cases are written at
 test time instead of committed (see ``GENERATED``): a file over 1 MiB, bytes that are
-not UTF-8, a NUL byte, a missing file.
+not UTF-8, a NUL byte, a missing file, a FIFO.
 
 To refresh every ``.stderr`` after an intended change of wording, run
 
@@ -33,13 +33,16 @@ CASES_DIR = REPO / "tests" / "manifests" / "invalid"
 UPDATE = os.environ.get("PANELFORGE_UPDATE_GOLDEN") == "1"
 _VALID_START = b"project:\n  name: library_admin\nresources:\n  Book:\n    fields:\n"
 
+# A named pipe without a writer, made at test time: reading it would block for ever.
+FIFO = "fifo"
 # Cases written into a temporary folder at test time; None: the file must not exist.
-GENERATED: dict[str, Callable[[], bytes] | None] = {
+GENERATED: dict[str, Callable[[], bytes] | str | None] = {
     "too_large": lambda: _VALID_START + b"      # " + b"x" * MAX_BYTES + b"\n",
     "not_utf8": lambda: _VALID_START
     + b"      title: {type: string, label: T\xe9l\xe9}\n",
     "nul_byte": lambda: _VALID_START + b"      title: {type: string}\x00\n",
     "missing_file": None,
+    "not_a_file": FIFO,
 }
 CASES = sorted(path.stem for path in CASES_DIR.glob("*.stderr"))
 
@@ -49,7 +52,9 @@ def _prepare(case: str, tmp_path: Path) -> Path:
     if case not in GENERATED:
         return CASES_DIR
     make = GENERATED[case]
-    if make is not None:
+    if make == FIFO:
+        os.mkfifo(tmp_path / f"{case}.yaml")
+    elif callable(make):
         (tmp_path / f"{case}.yaml").write_bytes(make())
     return tmp_path
 

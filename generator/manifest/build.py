@@ -50,7 +50,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         name=name,
         uri=spec.get("uri", naming.resource_uri(name)),
         title=spec.get("title", naming.humanize(naming.plural(naming.snake(name)))),
-        module=naming.snake(name),
+        module=naming.module_name(name),
         table=spec.get("table", naming.table_name(name)),
         class_name=name + "Resource",
         model_name=name,

@@ -16,8 +16,10 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hints import shown
+from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .rolechecks import role_issues
@@ -30,6 +32,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     if not isinstance(root, dict):
         return []
     issues = list(_project_issues(document, root.get("project")))
+    issues += docs_issues(document, root.get("docs"))
     resources = root.get("resources")
     issues += role_issues(document, root.get("roles"), resources)
     if not isinstance(resources, dict):
@@ -38,6 +41,8 @@ def semantic_issues(document: Document) -> list[Issue]:
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
     issues += _clash_issues(document, resources)
+    issues += cycle_issues(document, resources)
+    issues += relation_key_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues
 
@@ -76,12 +81,15 @@ def _clash_issues(document: Document, resources: dict[str, Any]) -> Iterator[Iss
 
 
 def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """The resource's URI, table and module; defaults only for a well-formed name."""
+    """The resource's URI, table, module and model name as Django compares it (case
+    ignored); defaults only for a well-formed name."""
     derive = identifiers.PASCAL.fullmatch(name) is not None
     uri = options.get("uri", naming.resource_uri(name) if derive else None)
     table = options.get("table", naming.table_name(name) if derive else None)
-    module = naming.snake(name) if derive else None
-    for kind, value in (("uri", uri), ("table", table), ("module", module)):
+    module = naming.module_name(name) if derive else None
+    model = name.lower() if derive else None
+    named = (("uri", uri), ("table", table), ("module", module), ("model", model))
+    for kind, value in named:
         if isinstance(value, str):
             yield kind, value
 
@@ -89,8 +97,13 @@ def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, st
 def _clash_issue(
     document: Document, name: str, kind: str, value: str, other: str, declared: bool
 ) -> Issue:
-    if kind == "module":
+    if kind in ("module", "model"):
         message = f"'{name}' and '{other}' would share the module '{value}'"
+        if kind == "model":
+            message = (
+                f"'{name}' and '{other}' differ only in case, which Django's model "
+                "names ignore"
+            )
         return document.issue(
             ("resources", name), message, "M020", "rename one", key=True
         )

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 
 from ..errors import Issue
+from ..model.patterns import engine_problem
 from .fieldvalues import INT64, FieldContext, fits, type_problem, value_problem
 from .hints import shown, suggestion_hint
 from .schema import INVALID
@@ -88,11 +89,24 @@ def _pattern(ctx: FieldContext) -> Iterator[Issue]:
         hint = f"{exc.msg} at position {exc.pos}" if exc.pos is not None else exc.msg
         message = f"{shown(pattern)} is not a valid regular expression"
         yield ctx.issue("pattern", message, "M025", hint)
+        return
     except (OverflowError, RecursionError, ValueError):
         message = f"{shown(pattern)} is not a valid regular expression"
         yield ctx.issue(
             "pattern", message, "M025", "it is too large or too deeply nested"
         )
+        return
+    reason = engine_problem(pattern)
+    if reason:
+        message = (
+            f"{shown(pattern)} cannot be checked by the panel's regular-expression "
+            f"engine: {reason}"
+        )
+        hint = (
+            "the panel matches in linear time (Rust's regex syntax): rewrite it "
+            "without look-around or back-references"
+        )
+        yield ctx.issue("pattern", message, "M036", hint)
 
 
 def _enum(ctx: FieldContext) -> Iterator[Issue]:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Issue
+from ..model.patterns import engine_search
 from .hints import did_you_mean, quoted_list, shown
 from .schema import INVALID, expected_types, found
 from .yamlnodes import Document, Path, quote_hint, yaml_trap
@@ -172,6 +174,16 @@ def value_problem(
     return None
 
 
+def _in_range(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
+    """An integer within 64 bits; a number a double can hold."""
+    if ctx.type == "integer" and not INT64[0] <= value <= INT64[1]:
+        hint = "integer fields hold 64-bit integers (the database's BIGINT)"
+        return f"{shown(str(value))} is outside the 64-bit integer range", hint
+    if ctx.type == "number" and abs(value) > sys.float_info.max:
+        return f"{shown(str(value))} is too large for a number field (a double)", None
+    return None
+
+
 def _in_enum(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     options = ctx.option("enum")
     if not isinstance(options, list) or any(same_value(value, o) for o in options):
@@ -199,9 +211,17 @@ def _in_limits(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
 
 def _matches_pattern(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     pattern = compiled_pattern(ctx)
-    if pattern is None or not isinstance(value, str) or pattern.search(value):
+    if pattern is None or not isinstance(value, str):
         return None
-    return f"{shown(value)} does not match the field's pattern", None
+    if engine_search(pattern.pattern, value):  # as the panel will check it
+        return None
+    hint = None
+    if pattern.search(value):
+        hint = (
+            "Python's re would match it, the panel's engine does not (Rust regex: "
+            "'$' is the very end of the text)"
+        )
+    return f"{shown(value)} does not match the field's pattern", hint
 
 
 def _parses(fmt: str, value: str) -> bool:
@@ -229,4 +249,4 @@ def _has_format(ctx: FieldContext, value: Any) -> tuple[str, str | None] | None:
     return f"{shown(value)} is not {_FORMAT_KINDS[fmt]}", hint
 
 
-_VALUE_CHECKS = (_in_enum, _in_limits, _matches_pattern, _has_format)
+_VALUE_CHECKS = (_in_range, _in_enum, _in_limits, _matches_pattern, _has_format)

@@ -38,10 +38,18 @@ _PYDANTIC_MODEL = (
     " schema_json update_forward_refs validate"
 )
 _SQLALCHEMY_MODEL = "metadata registry query"
+# Modules and names the generated model classes use in their bodies (SQLAlchemy
+# resolves ``Mapped[str | None]`` in the class too): a field of that name would hide
+# them from the fields declared after it.
+_MODEL_BODIES = "sa mapped_column models datetime uuid str int float bool"
+# Columns every PostgreSQL table has already.
+_POSTGRESQL_COLUMNS = "tableoid xmin cmin xmax cmax ctid"
 RESERVED_FIELDS = {
     **dict.fromkeys(_DJANGO_MODEL.split(), "Django models"),
     **dict.fromkeys(_PYDANTIC_MODEL.split(), "Pydantic models"),
     **dict.fromkeys(_SQLALCHEMY_MODEL.split(), "SQLAlchemy models"),
+    **dict.fromkeys(_MODEL_BODIES.split(), "the generated models' code"),
+    **dict.fromkeys(_POSTGRESQL_COLUMNS.split(), "PostgreSQL (a system column)"),
 }
 # What a generated resource module defines or imports beside the model and its resource.
 RESERVED_RESOURCES = frozenset(
@@ -72,7 +80,8 @@ CUSTOMISATION_NAMES = frozenset(
 RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
     (
         "uri title model fields search query_tags methods per_page max_per_page"
-        " default_sort key_field field_map writable_fields readable_fields"
+        " default_sort key_field field_map writable_fields creatable_fields"
+        " readable_fields"
         " sortable_fields filterable_fields query_tag_map key_name pages get_pages"
         " first_page find_page current_page url route page_url index_page_url"
         " form_page_url detail_page_url async_method_url component_url"
@@ -80,7 +89,10 @@ RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
         " is_now_on_create_form is_now_on_update_form"
     ).split()
 )
-_RESERVED_TABLE = re.compile(r"alembic_version|panel_users|(django|auth|sqlite)_.*")
+# The migrations' own table, the panel's tables (users, logins, tokens, roles and any
+# to come) and the frameworks' and SQLite's.
+_RESERVED_TABLE = re.compile(r"alembic_version|(panel|django|auth|sqlite)_.*")
+RESERVED_TABLE_WORDS = "a table name the panel, the frameworks or SQLite use"
 
 
 def snake_problem(name: str) -> Problem | None:
@@ -108,7 +120,8 @@ def field_problem(name: str) -> Problem | None:
     if reason is None and name.startswith("model_"):
         reason = "Pydantic models"
     if reason:
-        return f"{shown(name)} is used by {reason}; please choose another name", None
+        message = f"{shown(name)} is used by {reason}; please choose another name"
+        return message, "rename it; 'label' keeps what the panel shows"
     return None
 
 
@@ -168,10 +181,8 @@ def tag_problem(uri: str) -> Problem | None:
 def table_problem(table: str) -> Problem | None:
     """Why ``table`` cannot name a resource's table (the schema checked its shape)."""
     if _RESERVED_TABLE.fullmatch(table):
-        return (
-            f"{shown(table)} is a table the framework uses; please choose another",
-            None,
-        )
+        hint = "tables starting 'panel_', 'django_', 'auth_' or 'sqlite_' are theirs"
+        return f"{shown(table)} is {RESERVED_TABLE_WORDS}; please choose another", hint
     if len(table) > MAX_LENGTH:
         return f"{shown(table)} is longer than {MAX_LENGTH} characters", None
     return None

@@ -12,8 +12,10 @@ semantic checks run together and raise every problem at once as
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -43,8 +45,11 @@ def load_manifest(
     """
     file = display_name if display_name is not None else os.fsdecode(path)
     try:
-        with Path(path).open("rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
+        data = _read(path)
+    except NotAFileError as exc:
+        message = f"cannot read the file: it is not a regular file but {exc.kind}"
+        hint = "pass the manifest's file itself (a FIFO or device could block)"
+        raise ManifestSyntaxError(file, [_issue(file, message, "M000", hint)]) from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise ManifestSyntaxError(
@@ -78,6 +83,38 @@ def parse_manifest(
     if issues:
         raise ManifestInvalidError(file_name, _distinct(issues))
     return build_project(document.value, re.split(r"[\\/]", file_name)[-1])
+
+
+class NotAFileError(OSError):
+    """The manifest path names a FIFO, a device or a socket."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+def _read(path: str | os.PathLike[str]) -> bytes:
+    """The file's first ``MAX_BYTES + 1`` bytes; only a regular file is read.
+
+    Opened without blocking, so a FIFO without a writer cannot hang the command;
+    a FIFO, a device or a socket is refused (:class:`NotAFileError`).
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as stream:
+        mode = os.fstat(stream.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(mode):
+            raise NotAFileError(_kind(mode))
+        return stream.read(MAX_BYTES + 1)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
 
 
 def _issue(file: str, message: str, code: str, hint: str | None = None) -> Issue:

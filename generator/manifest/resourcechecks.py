@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Issue
+from ..model import naming
 from . import identifiers
 from .fieldchecks import field_issues
 from .fieldvalues import (
@@ -265,10 +266,20 @@ def _sort_issues(resource: _Resource) -> Iterator[Issue]:
 
 
 def _table_issues(resource: _Resource) -> Iterator[Issue]:
-    table = resource.spec.get("table")
-    problem = identifiers.table_problem(table) if isinstance(table, str) else None
+    if "table" in resource.spec:
+        table = resource.spec["table"]
+        problem = identifiers.table_problem(table) if isinstance(table, str) else None
+        if problem:
+            yield resource.issue(("table",), *problem_args(problem))
+        return
+    if not identifiers.PASCAL.fullmatch(resource.name):
+        return
+    table = naming.table_name(resource.name)
+    problem = identifiers.table_problem(table)
     if problem:
-        yield resource.issue(("table",), *problem_args(problem))
+        message = f"its default table: {problem[0]}"
+        hint = "set 'table' to another name"
+        yield resource.issue((), message, "M023", hint, key=True)
 
 
 def _method_issues(resource: _Resource) -> Iterator[Issue]:

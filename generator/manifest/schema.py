@@ -249,6 +249,7 @@ def _pattern(document: Document, error: Any, path: Path) -> Iterator[Issue]:
     fixes = [naming.kebab(value), naming.snake(value)]
     fix = next((f for f in fixes if re.fullmatch(error.validator_value, f)), None)
     hint = f"did you mean '{fix}'?" if fix and fix != value else None
+    hint = hint or error.schema.get("x-hint")
     yield document.issue(path, f"{shown(value)} is not {expected}", "M014", hint)
 
 
@@ -262,9 +263,8 @@ def _limit(document: Document, error: Any, path: Path) -> Iterator[Issue]:
         if error.validator == "minimum"
         else "more than the maximum"
     )
-    yield document.issue(
-        path, f"{shown(text)} is {side} {error.validator_value}", "M016"
-    )
+    message = f"{shown(text)} is {side} {error.validator_value}"
+    yield document.issue(path, message, "M016", error.schema.get("x-hint"))
 
 
 def _min_length(document: Document, _error: Any, path: Path) -> Iterator[Issue]:

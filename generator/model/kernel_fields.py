@@ -55,6 +55,14 @@ def class_name(field: ir.Field) -> str:
     return {"integer": "Integer", "number": "Number", "boolean": "Boolean"}[field.type]
 
 
+def _key_type(key: ir.Field) -> str | None:
+    """A relation's ``key_type``: None for an integer key (the default), else
+    ``string`` or ``uuid``."""
+    if key.type == "integer":
+        return None
+    return "uuid" if key.format == "uuid" else "string"
+
+
 def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
     """Map one manifest field to its kernel declaration."""
     cls = class_name(field)
@@ -66,7 +74,9 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
     if cls == "Select":
         candidates.append(("options", tuple(field.enum or ())))
     if cls == "BelongsTo" and field.relation:
-        candidates.append(("resource", project.resource(field.relation).uri))
+        target = project.resource(field.relation)
+        candidates.append(("resource", target.uri))
+        candidates.append(("key_type", _key_type(target.key_field)))
     if cls in _LENGTH_CLASSES:
         candidates += [
             ("min_length", field.min_length),

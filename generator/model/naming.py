@@ -6,6 +6,7 @@ helpers and the spec agree.
 
 from __future__ import annotations
 
+import keyword
 import re
 from functools import cache
 
@@ -44,6 +45,13 @@ def kebab(name: str) -> str:
 def snake(name: str) -> str:
     """``BookAuthor`` → ``book_author``."""
     return "_".join(words(name))
+
+
+def module_name(name: str) -> str:
+    """A resource's Python module: ``BookAuthor`` → ``book_author``; a keyword gets a
+    trailing underscore, ``Class`` → ``class_`` (PEP 8's way)."""
+    module = snake(name)
+    return module + "_" if keyword.iskeyword(module) else module
 
 
 def pascal(name: str) -> str:

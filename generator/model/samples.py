@@ -6,11 +6,11 @@ resource differ (unique searches, sorts and filters have something to find).
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from . import ir
+from .patterns import engine_search
 
 _FORMAT_SAMPLES = {
     "date": lambda n: f"2024-01-{n % 28 + 1:02d}",
@@ -40,7 +40,7 @@ def _pattern_sample(field: ir.Field, n: int) -> str | None:
         "A1",
     ]
     for candidate in candidates:
-        if field.pattern and re.fullmatch(field.pattern, candidate):
+        if field.pattern and engine_search(field.pattern, candidate):
             return candidate
     return None
 
@@ -93,17 +93,39 @@ def sample_payload(
 
 
 def creation_order(project: ir.Project) -> list[ir.Resource]:
-    """Resources ordered so that relation targets come before their users."""
+    """Resources ordered so that relation targets come before their users.
+
+    A cycle of relations is broken at an optional link (a column that takes NULL):
+    that record is made first, without the link, which is set once its target
+    exists. A cycle without one (refused by the manifest checks) stays in declared
+    order.
+    """
     ordered: list[ir.Resource] = []
     pending = list(project.resources)
     while pending:
-        for resource in pending:
-            targets = {f.relation for f in resource.fields if f.relation}
-            if targets <= {r.name for r in ordered} | {resource.name}:
-                ordered.append(resource)
-                pending.remove(resource)
-                break
-        else:  # a cycle of relations: the rest in declared order
+        made = {r.name for r in ordered}
+        ready = next(
+            (
+                resource
+                for every in (True, False)
+                for resource in pending
+                if _targets(resource, every=every) <= made | {resource.name}
+            ),
+            None,
+        )
+        if ready is None:
             ordered += pending
             break
+        ordered.append(ready)
+        pending.remove(ready)
     return ordered
+
+
+def _targets(resource: ir.Resource, *, every: bool) -> set[str]:
+    """The resources ``resource``'s relations point to (``every`` one, or only
+    those whose column cannot be left empty)."""
+    return {
+        f.relation
+        for f in resource.fields
+        if f.relation and (every or not f.column_nullable)
+    }

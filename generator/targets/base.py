@@ -80,6 +80,7 @@ class Target(ABC):
             *self.project_plans(project),
             self.samples_plan(project),
             *self.ci_plans(project),
+            *common.docs_view_plans(project),
         ]
         for resource in project.resources:
             plans += self.resource_plans(resource, project)

@@ -7,6 +7,7 @@ which integer fits 32 bits and what Python value a default is.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from ..model import ir
@@ -54,3 +55,23 @@ def indexed(field: ir.Field) -> bool:
     return not field.is_key and (
         field.sortable or field.relation is not None or field.unique
     )
+
+
+def later_relations(
+    resources: Sequence[ir.Resource],
+) -> dict[str, tuple[ir.Field, ...]]:
+    """The relations of each resource whose target table is made after its own.
+
+    ``resources`` are the tables a migration creates, in that order (relation
+    targets first, a cycle broken at a nullable relation: ``creation_order``). Such a
+    relation's foreign key is added once both tables exist, and dropped before
+    either table is: PostgreSQL refuses a key to a table that is not there.
+    """
+    pending = {r.name for r in resources}
+    found: dict[str, tuple[ir.Field, ...]] = {}
+    for resource in resources:
+        pending.discard(resource.name)
+        later = tuple(f for f in resource.fields if f.relation in pending)
+        if later:
+            found[resource.name] = later
+    return found

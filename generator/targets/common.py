@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import paths
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
 from ..model.samples import creation_order, sample_payload
@@ -189,8 +190,12 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``tests/samples.json``: a valid record per resource, targets first.
 
     The schemathesis test creates them so that the item operations meet records
-    that exist; ``relations`` names the fields to fill with a created target's key.
+    that exist; ``relations`` names the fields to fill with a created target's key:
+    those to resources made before (a relation to itself, or one closing a cycle,
+    stays empty: it is optional).
     """
+    order = creation_order(project)
+    made = {resource.name: position for position, resource in enumerate(order)}
     samples = [
         {
             "resource": resource.uri,
@@ -199,10 +204,10 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
             "relations": {
                 f.name: project.resource(f.relation).uri
                 for f in resource.fields
-                if f.relation
+                if f.relation and made[f.relation] < made[resource.name]
             },
         }
-        for resource in creation_order(project)
+        for resource in order
     ]
     return {"samples": json.dumps(samples, indent=2, ensure_ascii=False)}
 
@@ -226,6 +231,19 @@ def oag_config_plan(project: ir.Project, templates: str, path: str) -> FilePlan:
     return FilePlan(
         path, f"{templates}/oag_config.py.jinja", oag_config_context(project)
     )
+
+
+def docs_view_plans(project: ir.Project) -> list[FilePlan]:
+    """The project's own /docs template (``docs.view``), written once: a copy of the
+    built-in page, so the app starts with it and the user changes it from there."""
+    view = project.docs.view
+    if view == ir.Docs.view:  # the built-in page
+        return []
+    page = (paths.kernel_dir() / "templates" / "oag" / "docs.html").read_text(
+        encoding="utf-8"
+    )
+    context = {"project_name": project.name, "page": page.rstrip("\n")}
+    return [FilePlan(view, "_shared/docs_view.html.jinja", context, owner="user")]
 
 
 def hooks_plan(resource: ir.Resource, templates: str) -> FilePlan:

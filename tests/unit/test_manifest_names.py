@@ -7,6 +7,8 @@ import pytest
 from generator.manifest import hints, identifiers
 from generator.spec.openapi import load_kernel
 
+RENAME = "rename it; 'label' keeps what the panel shows"
+
 
 @pytest.mark.parametrize("name", ["title", "published_on", "a1", "type_name", "x" * 63])
 def test_good_field_names(name: str) -> None:
@@ -24,9 +26,14 @@ def test_good_field_names(name: str) -> None:
         ("1st", None),
         ("class", None),
         ("type", None),
-        ("json", None),
-        ("model_dump", None),
-        ("objects", None),
+        ("json", RENAME),
+        ("model_dump", RENAME),
+        ("objects", RENAME),
+        ("sa", RENAME),
+        ("mapped_column", RENAME),
+        ("models", RENAME),
+        ("ctid", RENAME),
+        ("xmin", RENAME),
         ("x" * 64, None),
     ],
 )
@@ -39,7 +46,11 @@ def test_bad_field_names(name: str, hint: str | None) -> None:
 def test_reserved_words_say_why() -> None:
     assert identifiers.field_problem("metadata") == (
         "'metadata' is used by SQLAlchemy models; please choose another name",
-        None,
+        RENAME,
+    )
+    assert identifiers.field_problem("ctid") == (
+        "'ctid' is used by PostgreSQL (a system column); please choose another name",
+        RENAME,
     )
     assert identifiers.project_problem("django") == (
         "'django' is a module generated projects use; please choose another name",

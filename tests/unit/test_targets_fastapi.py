@@ -182,7 +182,8 @@ def test_storage_types(
     manifest_field: ir.Field, sa_type: str, python_type: str
 ) -> None:
     assert storage.sa_type(manifest_field) == sa_type
-    assert storage.python_type(manifest_field) == python_type
+    project = projects.project(projects.resource("Book", manifest_field))
+    assert storage.python_type(manifest_field, project) == python_type
 
 
 def test_defaults_are_python_values() -> None:
@@ -213,9 +214,13 @@ def test_column_args_of_keys_relations_and_indexes() -> None:
 
 def test_model_imports_only_what_annotations_use() -> None:
     library = projects.library()
-    assert storage.model_imports(library.resource("Book")) == ["datetime"]
-    assert storage.model_imports(library.resource("Member")) == ["datetime", "uuid"]
-    assert storage.model_imports(projects.resource("Tag", field("name"))) == []
+    assert storage.model_imports(library.resource("Book"), library) == ["datetime"]
+    assert storage.model_imports(library.resource("Member"), library) == [
+        "datetime",
+        "uuid",
+    ]
+    tag = projects.resource("Tag", field("name"))
+    assert storage.model_imports(tag, projects.project(tag)) == []
 
 
 # --- the resource module and the registry -------------------------------------------

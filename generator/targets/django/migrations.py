@@ -11,7 +11,7 @@ runs ``makemigrations --check`` to prove that models and migrations agree.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -21,7 +21,7 @@ from ...regen.change_plan import migration_checks
 from ...regen.column_changes import moved_values, values_widen
 from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ...render.plan import FilePlan
-from ..columns import indexed
+from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
 from .storage import field_call, migration_field_lines
@@ -31,13 +31,35 @@ MIGRATIONS_DIR = "app/migrations/"
 TEMPLATE = "django/migration_step.py.jinja"
 
 
-def create_model(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
-    """One ``CreateModel``'s name, field lines and table."""
+def create_model(
+    resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...] = ()
+) -> dict[str, Any]:
+    """One ``CreateModel``'s name, field lines (but the ``later`` ones) and table."""
     return {
         "name": literal(resource.model_name),
-        "fields": migration_field_lines(resource, project),
+        "fields": migration_field_lines(resource, project, later),
         "table": literal(resource.table),
     }
+
+
+def later_field_operations(
+    created: Sequence[ir.Resource], project: ir.Project, *, remove: bool = False
+) -> list[str]:
+    """``AddField`` of the relations that close a cycle among ``created`` (in their
+    creation order), once every model exists; or (``remove``) their
+    ``RemoveField``, before the models are deleted."""
+    operations = []
+    for resource in created:
+        model = literal(resource.model_name.lower())
+        for field in later_relations(created).get(resource.name, ()):
+            name = literal(field.name)
+            operations.append(
+                f"migrations.RemoveField(model_name={model}, name={name})"
+                if remove
+                else f"migrations.AddField(model_name={model}, name={name}, "
+                f"field={_field(field, project)})"
+            )
+    return operations
 
 
 def _field(field: ir.Field, project: ir.Project) -> str:
@@ -164,7 +186,10 @@ def migration_plan(
     last = _last_operations(diff)
     changes, altered = _change_operations(diff)
     changes += _table_renames(diff)
-    created = [create_model(r, diff.after) for r in diff.created]
+    later = later_relations(diff.created)
+    created = [create_model(r, diff.after, later.get(r.name, ())) for r in diff.created]
+    changes = later_field_operations(diff.created, diff.after) + changes
+    changes += later_field_operations(diff.dropped[::-1], diff.before, remove=True)
     deleted = [literal(r.model_name) for r in diff.dropped]
     if not (first or changes or created or deleted):
         return None

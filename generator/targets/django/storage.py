@@ -100,11 +100,15 @@ def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     ]
 
 
-def migration_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
-    """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``."""
+def migration_field_lines(
+    resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...] = ()
+) -> list[str]:
+    """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``;
+    the ``later`` relations are added once their target model exists."""
     return [
         f"({literal(field.name)}, {field_call(field, project, migration=True)}),"
         for field in resource.fields
+        if field not in later
     ]
 
 

@@ -16,8 +16,14 @@ from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
 from .. import common
 from ..base import Target
+from ..columns import later_relations
 from ..pysource import literal
-from .migrations import create_model, migration_plan, next_migration
+from .migrations import (
+    create_model,
+    later_field_operations,
+    migration_plan,
+    next_migration,
+)
 from .storage import model_field_lines, model_imports
 
 _TEMPLATES = "django"
@@ -123,12 +129,15 @@ def models_context(project: ir.Project) -> dict[str, Any]:
 def migration_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``app/migrations/0001_initial.py``: relation targets first."""
     ordered = creation_order(project)
-    models = [create_model(r, project) for r in ordered]
-    codes = [line for model in models for line in model["fields"]]
+    later = later_relations(ordered)
+    models = [create_model(r, project, later.get(r.name, ())) for r in ordered]
+    added = later_field_operations(ordered, project)
+    codes = [line for model in models for line in model["fields"]] + added
     return {
         "header": common.header_lines(project),
         "project_name": project.name,
         "uses_datetime": any("datetime." in c for c in codes),
         "uses_uuid": any("uuid." in c for c in codes),
         "models": models,
+        "later_fields": added,
     }

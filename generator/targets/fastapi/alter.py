@@ -127,7 +127,7 @@ def _index_changes(p: _Pair) -> bool:
     )
 
 
-def _drop_foreign_key(table: str, col: Column) -> str:
+def drop_foreign_key(table: str, col: Column) -> str:
     assert col.foreign_key is not None
     name = _fk_name(table, col.name, col.foreign_key[0])
     return call(
@@ -137,7 +137,7 @@ def _drop_foreign_key(table: str, col: Column) -> str:
     )
 
 
-def _create_foreign_key(table: str, col: Column) -> str:
+def create_foreign_key(table: str, col: Column) -> str:
     assert col.foreign_key is not None
     target, key, action = col.foreign_key
     return call(
@@ -168,12 +168,12 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     """Foreign keys dropped, types changed, columns renamed, dropped and added."""
     table = change.before.table  # constraint names still say the old table
     lines = [
-        _drop_foreign_key(table, column(f, diff.before))
+        drop_foreign_key(table, column(f, diff.before))
         for f in change.dropped
         if f.relation
     ]
     lines += [
-        _drop_foreign_key(table, p.before)
+        drop_foreign_key(table, p.before)
         for p in _pairs(change, diff)
         if p.before.foreign_key and _foreign_key_moves(change, p)
     ]
@@ -199,7 +199,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
             [
                 call(
                     "sa.Column",
-                    [literal(f.name), migration_type(f), "nullable=True"],
+                    [literal(f.name), migration_type(f, diff.after), "nullable=True"],
                     indent=3,
                 )
             ],
@@ -243,23 +243,25 @@ def _second_batch(
 ) -> list[str]:
     table = change.after.table
     lines = [
-        _alter(f.name, [f"existing_type={migration_type(f)}", "nullable=False"])
+        _alter(
+            f.name, [f"existing_type={migration_type(f, diff.after)}", "nullable=False"]
+        )
         for f in fields
     ]
     lines += [
-        _create_foreign_key(table, column(f, diff.after))
+        create_foreign_key(table, column(f, diff.after))
         for f in change.added
         if f.relation
     ]
     lines += [
-        _create_foreign_key(table, p.after)
+        create_foreign_key(table, p.after)
         for p in _pairs(change, diff)
         if p.after.foreign_key and _foreign_key_moves(change, p)
     ]
     return lines
 
 
-def _batch(resource: ir.Resource, lines: list[str]) -> list[str]:
+def batch(resource: ir.Resource, lines: list[str]) -> list[str]:
     """``lines`` in a batch; a rebuilt SQLite table keeps (or gains) AUTOINCREMENT."""
     if not lines:
         return []
@@ -296,9 +298,9 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
         *moved_value_lines(change, widening=False),
         *_dropped_indexes(change, diff),
         *rename_table_lines(change),
-        *_batch(change.after, _first_batch(change, diff)),
+        *batch(change.after, _first_batch(change, diff)),
         *moved_value_lines(change, widening=True),
         *_fills(change, tightened),
-        *_batch(change.after, _second_batch(change, diff, tightened)),
+        *batch(change.after, _second_batch(change, diff, tightened)),
         *_created_indexes(change, diff),
     ]

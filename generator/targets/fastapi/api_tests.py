@@ -10,7 +10,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from ...model import ir, naming
+from ...model import ir
 from ...model.samples import sample_value
 from ..pysource import LINE_LENGTH, call, exploded, literal
 
@@ -66,7 +66,7 @@ def _distinct(resource: ir.Resource) -> list[ir.Field]:
 
 
 def _variable(resource: ir.Resource) -> str:
-    name = naming.snake(resource.name)
+    name = resource.module
     return f"{name}_record" if name in _RESERVED_NAMES else name
 
 
@@ -81,16 +81,46 @@ class Parent:
     create: str  # the statement creating it
 
 
+def _needs(target: ir.Resource, resource: ir.Resource, project: ir.Project) -> bool:
+    """Whether a record of ``target`` needs one of ``resource`` first (its required
+    relations, followed): then ``resource``'s own relation to it closes a cycle."""
+    seen: set[str] = set()
+    pending = [target]
+    while pending:
+        current = pending.pop()
+        for field in current.fields:
+            if field.relation and field.required and field.relation not in seen:
+                if field.relation == resource.name:
+                    return True
+                seen.add(field.relation)
+                pending.append(project.resource(field.relation))
+    return False
+
+
+def _linked(resource: ir.Resource, project: ir.Project, every: bool) -> list[ir.Field]:
+    """The relations a valid payload fills: the required ones, or (``every``) each
+    one but those to itself and those closing a cycle (left empty)."""
+    return [
+        field
+        for field in resource.fields
+        if field.relation
+        and field.relation != resource.name
+        and (
+            field.required
+            or every
+            and not _needs(project.resource(field.relation), resource, project)
+        )
+    ]
+
+
 def _parent_resources(resource: ir.Resource, project: ir.Project) -> list[ir.Resource]:
     """Targets of the relations (and their required ones), dependencies first."""
     order: list[ir.Resource] = []
 
     def visit(current: ir.Resource, every_relation: bool) -> None:
-        for field in current.fields:
-            if not field.relation or field.relation == current.name:
-                continue
-            target = project.resource(field.relation)
-            if (every_relation or field.required) and target not in order:
+        for field in _linked(current, project, every_relation):
+            target = project.resource(field.relation or "")
+            if target not in order:
                 visit(target, False)
                 if target not in order and target is not resource:
                     order.append(target)
@@ -103,13 +133,11 @@ def _relation_items(
     resource: ir.Resource, project: ir.Project, every: bool
 ) -> list[str]:
     items = []
-    for field in resource.fields:
-        if field.relation and field.relation != resource.name:
-            if every or field.required:
-                target = project.resource(field.relation)
-                items.append(
-                    f"{literal(field.name)}: {_variable(target)}[{literal(target.key)}]"
-                )
+    for field in _linked(resource, project, every):
+        target = project.resource(field.relation or "")
+        items.append(
+            f"{literal(field.name)}: {_variable(target)}[{literal(target.key)}]"
+        )
     return items
 
 
@@ -123,7 +151,7 @@ def parents_context(resource: ir.Resource, project: ir.Project) -> list[Parent]:
     """The records to create before a valid payload of ``resource`` can be sent."""
     parents = []
     for target in _parent_resources(resource, project):
-        constant = naming.snake(target.name).upper() + "_PAYLOAD"
+        constant = target.module.upper() + "_PAYLOAD"
         relations = _relation_items(target, project, every=False)
         body = (
             "{**" + constant + ", " + ", ".join(relations) + "}"
@@ -202,16 +230,13 @@ def _list_constants(resource: ir.Resource) -> Constants:
     return constants
 
 
-def _relation_field(resource: ir.Resource) -> ir.Field | None:
-    """The relation the tests exercise: the first one to another resource."""
-    return next(
-        (f for f in resource.fields if f.relation and f.relation != resource.name),
-        None,
-    )
+def _relation_field(resource: ir.Resource, project: ir.Project) -> ir.Field | None:
+    """The relation the tests exercise: the first one the payload fills."""
+    return next(iter(_linked(resource, project, True)), None)
 
 
 def _relation_constants(resource: ir.Resource, project: ir.Project) -> Constants:
-    field = _relation_field(resource)
+    field = _relation_field(resource, project)
     if field is None:
         return []
     target = project.resource(field.relation or "")
@@ -221,13 +246,15 @@ def _relation_constants(resource: ir.Resource, project: ir.Project) -> Constants
     ]
 
 
-def _cases(constants: Constants, resource: ir.Resource) -> dict[str, bool]:
+def _cases(
+    constants: Constants, resource: ir.Resource, project: ir.Project
+) -> dict[str, bool]:
     """Which optional tests the module has: those whose constants exist."""
     names = {name for name, _ in constants}
     cases = {"required": "REQUIRED" in names}
     for case in ("wrong_type", "not_null", "patch", "filter", "search", "relation"):
         cases[case] = f"{case.upper()}_FIELD" in names
-    relation = _relation_field(resource)
+    relation = _relation_field(resource, project)
     cases["required_relation"] = relation is not None and not relation.column_nullable
     cases["round_trip"] = _round_trips(resource)
     return cases
@@ -279,5 +306,5 @@ def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
             )
             for tag in resource.query_tags
         ],
-        "has": _cases(constants, resource),
+        "has": _cases(constants, resource, project),
     }

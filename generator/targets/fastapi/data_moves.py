@@ -65,7 +65,11 @@ def table_of(table: str, field: ir.Field) -> str:
         "sa.table",
         [
             literal(table),
-            call("sa.column", [literal(field.name), migration_type(field)], indent=1),
+            call(
+                "sa.column",
+                [literal(field.name), migration_type(field, None)],
+                indent=1,
+            ),
         ],
         indent=1,
         prefix="table = ",

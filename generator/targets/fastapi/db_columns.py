@@ -48,7 +48,7 @@ def column(field: ir.Field, project: ir.Project) -> Column:
         foreign_key = (target.table, target.key, on_delete(field))
     return Column(
         name=field.name,
-        type=migration_type(field),
+        type=migration_type(field, project),
         nullable=field.column_nullable,
         index=indexed(field),
         unique=field.unique,

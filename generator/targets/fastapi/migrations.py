@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -19,29 +19,60 @@ from ...model import ir
 from ...regen.change_plan import migration_checks
 from ...regen.migrations import SchemaDiff, Step, next_revision, slug, structural_steps
 from ...render.plan import FilePlan
+from ..columns import later_relations
 from ..common import check_lines
 from ..pysource import literal
-from .alter import altered_columns, table_change_lines
+from .alter import (
+    altered_columns,
+    batch,
+    create_foreign_key,
+    drop_foreign_key,
+    table_change_lines,
+)
+from .db_columns import column
 from .storage import table_context
 
 TEMPLATE = "fastapi/migration_step.py.jinja"
 
 
-def _create_table_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
-    table = table_context(resource, project)
+def _create_table_lines(
+    resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...]
+) -> list[str]:
+    table = table_context(resource, project, later)
     elements = "".join(f"\n        {e}" for e in table["elements"])
     return [f"op.create_table(\n        {table['name']},{elements}\n    )"] + list(
         table["indexes"]
     )
 
 
+def later_key_lines(
+    created: Sequence[ir.Resource], project: ir.Project, *, drop: bool = False
+) -> list[str]:
+    """The foreign keys of relations that close a cycle among ``created`` (in their
+    creation order): added once every table exists, or (``drop``) dropped first."""
+    lines = []
+    for resource in created:
+        fields = later_relations(created).get(resource.name, ())
+        keys = [
+            (drop_foreign_key if drop else create_foreign_key)(
+                resource.table, column(f, project)
+            )
+            for f in fields
+        ]
+        lines += batch(resource, keys)
+    return lines
+
+
 def operation_lines(diff: SchemaDiff) -> list[str]:
     """Every statement of ``upgrade()`` for ``diff`` (``[]``: nothing to migrate)."""
     lines: list[str] = []
+    later = later_relations(diff.created)
     for resource in diff.created:
-        lines += _create_table_lines(resource, diff.after)
+        lines += _create_table_lines(resource, diff.after, later.get(resource.name, ()))
+    lines += later_key_lines(diff.created, diff.after)
     for change in diff.changed:
         lines += table_change_lines(change, diff)
+    lines += later_key_lines(diff.dropped[::-1], diff.before, drop=True)
     lines += [f"op.drop_table({literal(r.table)})" for r in diff.dropped]
     return lines
 

@@ -6,10 +6,18 @@ tables Alembic creates are the tables the models declare.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...model import ir
-from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ...model.samples import creation_order
+from ..columns import (
+    default_code,
+    fits_int32,
+    indexed,
+    is_integer_key,
+    later_relations,
+)
 from ..pysource import call, literal
 
 _KEY_TYPE = 'sa.BigInteger().with_variant(sa.Integer(), "sqlite")'
@@ -51,8 +59,23 @@ def sa_type(field: ir.Field) -> str:
     return _string_type(field)
 
 
-def python_type(field: ir.Field) -> str:
+def _relation_type(field: ir.Field, project: ir.Project) -> str:
+    """The column type of a relation: the type of the key it holds."""
+    key = project.resource(field.relation or "").key_field
+    return "sa.BigInteger" if key.type == "integer" else sa_type(key)
+
+
+def _stored(field: ir.Field, project: ir.Project) -> ir.Field:
+    """The field whose values the column holds: a relation holds its target's key."""
+    if not field.relation:
+        return field
+    key = project.resource(field.relation).key_field
+    return replace(field, type=key.type, format=key.format)
+
+
+def python_type(field: ir.Field, project: ir.Project) -> str:
     """The ``Mapped[...]`` type of a field's column."""
+    field = _stored(field, project)
     if field.type == "string":
         base = {
             "date": "datetime.date",
@@ -64,10 +87,14 @@ def python_type(field: ir.Field) -> str:
     return f"{base} | None" if field.column_nullable else base
 
 
-def _foreign_key(field: ir.Field, project: ir.Project) -> str:
+def _foreign_key(field: ir.Field, project: ir.Project, *, later: bool) -> str:
+    """``sa.ForeignKey(...)``; ``later`` for a relation that closes a cycle: its
+    constraint is added after the tables (``use_alter``), so SQLAlchemy can order
+    the tables without warning about the cycle."""
     target = project.resource(field.relation or "")
     reference = literal(f"{target.table}.{target.key}")
-    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))})"
+    alter = ", use_alter=True" if later else ""
+    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))}{alter})"
 
 
 def on_delete(field: ir.Field) -> str:
@@ -75,12 +102,18 @@ def on_delete(field: ir.Field) -> str:
     return "SET NULL" if field.column_nullable else "RESTRICT"
 
 
-def column_args(field: ir.Field, project: ir.Project) -> list[str]:
-    """The arguments of the model's ``mapped_column(...)`` for a field."""
+def column_args(
+    field: ir.Field, project: ir.Project, *, later: bool = False
+) -> list[str]:
+    """The arguments of the model's ``mapped_column(...)`` for a field (``later``: a
+    relation closing a cycle, whose foreign key is added after the tables)."""
     if is_integer_key(field):
         return ["BigKey", "primary_key=True"]
     args = (
-        ["sa.BigInteger", _foreign_key(field, project)]
+        [
+            _relation_type(field, project),
+            _foreign_key(field, project, later=later),
+        ]
         if field.relation
         else [sa_type(field)]
     )
@@ -98,20 +131,22 @@ def column_args(field: ir.Field, project: ir.Project) -> list[str]:
 
 def column_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name: Mapped[...] = mapped_column(...)`` line per field, black-laid-out."""
+    later = later_relations(creation_order(project)).get(resource.name, ())
     return [
         call(
             "mapped_column",
-            column_args(field, project),
+            column_args(field, project, later=field in later),
             indent=1,
-            prefix=f"{field.name}: Mapped[{python_type(field)}] = ",
+            prefix=f"{field.name}: Mapped[{python_type(field, project)}] = ",
         )
         for field in resource.fields
     ]
 
 
-def model_imports(resource: ir.Resource) -> list[str]:
+def model_imports(resource: ir.Resource, project: ir.Project) -> list[str]:
     """Standard-library modules the model's annotations and defaults need."""
-    formats = {f.format for f in resource.fields if f.type == "string"}
+    stored = [_stored(f, project) for f in resource.fields]
+    formats = {f.format for f in stored if f.type == "string"}
     modules = []
     if formats & {"date", "date-time"}:
         modules.append("datetime")
@@ -120,17 +155,24 @@ def model_imports(resource: ir.Resource) -> list[str]:
     return modules
 
 
-def migration_type(field: ir.Field) -> str:
-    """The column type as a migration writes it (``sa.String(200)``, the key type)."""
+def migration_type(field: ir.Field, project: ir.Project | None) -> str:
+    """The column type as a migration writes it (``sa.String(200)``, the key type).
+
+    A relation's is its target's key type, found in ``project``.
+    """
     if is_integer_key(field):
         return _KEY_TYPE
     if field.relation:
-        return "sa.BigInteger()"
-    type_code = sa_type(field)
+        assert project is not None, "a relation's type is its target's key type"
+        type_code = _relation_type(field, project)
+    else:
+        type_code = sa_type(field)
     return type_code if type_code.endswith(")") else type_code + "()"
 
 
-def _constraint_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+def _constraint_lines(
+    resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...]
+) -> list[str]:
     table = resource.table
     lines = [
         call(
@@ -141,7 +183,7 @@ def _constraint_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
         )
     ]
     for field in resource.fields:
-        if not field.relation:
+        if not field.relation or field in later:
             continue
         target = project.resource(field.relation)
         name = f"fk_{table}_{field.name}_{target.table}"
@@ -155,15 +197,18 @@ def _constraint_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     return lines
 
 
-def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
-    """One ``op.create_table`` with its columns, constraints and indexes."""
+def table_context(
+    resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...] = ()
+) -> dict[str, Any]:
+    """One ``op.create_table`` with its columns, constraints and indexes; the foreign
+    keys of the ``later`` relations are added once their tables exist."""
     table = resource.table
     columns = [
         call(
             "sa.Column",
             [
                 literal(field.name),
-                migration_type(field),
+                migration_type(field, project),
                 f"nullable={field.column_nullable}",
             ],
             indent=2,
@@ -190,6 +235,6 @@ def table_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),
-        "elements": columns + _constraint_lines(resource, project) + options,
+        "elements": columns + _constraint_lines(resource, project, later) + options,
         "indexes": indexes,
     }

@@ -14,10 +14,10 @@ from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
 from .. import common
 from ..base import Target
-from ..columns import is_integer_key
+from ..columns import is_integer_key, later_relations
 from ..pysource import literal
 from .api_tests import api_test_context
-from .migrations import migration_plan, next_migration_ids
+from .migrations import later_key_lines, migration_plan, next_migration_ids
 from .page_tests import pages_test_context
 from .storage import column_lines, model_imports, table_context
 
@@ -101,7 +101,7 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     columns = column_lines(resource, project)
     return {
         **common.declaration_context(resource, project),
-        "stdlib_imports": model_imports(resource),
+        "stdlib_imports": model_imports(resource, project),
         "uses_big_key": any(is_integer_key(f) for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns),
         "columns": columns,
@@ -111,9 +111,12 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
 def migration_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``migrations/versions/0001_initial.py``: relation targets first."""
     ordered = creation_order(project)
+    later = later_relations(ordered)
     return {
         "header": common.header_lines(project),
         "project_name": project.name,
-        "tables": [table_context(r, project) for r in ordered],
+        "tables": [table_context(r, project, later.get(r.name, ())) for r in ordered],
+        "later_keys": later_key_lines(ordered, project),
+        "dropped_keys": later_key_lines(ordered, project, drop=True),
         "drop_order": [literal(r.table) for r in reversed(ordered)],
     }

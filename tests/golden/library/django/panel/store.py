@@ -82,7 +82,7 @@ class Store(BulkMethods):
             f.name: model._meta.get_field(f.name).attname for f in resource.fields
         }
         self._columns = columns
-        self._uniques = tuple(f for f in resource.fields if f.unique)
+        self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -183,7 +183,7 @@ class Store(BulkMethods):
         raise self._not_found(key)
 
     def create(self, values: Mapping[str, Any], actor: Actor) -> Record:
-        """Insert a record; the database allocates its key."""
+        """Insert a record; the database allocates its key unless it is a string."""
         try:
             with transaction.atomic():
                 values = self._prepare(actor.before_creating(dict(values)))

@@ -74,6 +74,17 @@ class Field:
         return not (self.read_only or self.key)
 
     @property
+    def client_key(self) -> bool:
+        """Whether this is a key the client gives when it creates a record: a string
+        key. The database makes integer and UUID keys; no key ever changes."""
+        return (
+            self.key
+            and not self.read_only
+            and json_type(self) == "string"
+            and self.json_format is None
+        )
+
+    @property
     def write_only(self) -> bool:
         """Whether the value is accepted but never returned (passwords)."""
         return False
@@ -235,10 +246,24 @@ class Select(Field):
 
 @dataclass(frozen=True, kw_only=True)
 class BelongsTo(Integer):
-    """The key of a record of another resource (its URI key in ``resource``)."""
+    """The key of a record of another resource (its URI key in ``resource``).
+
+    ``key_type`` is the type of that key: ``"integer"``, ``"string"`` or ``"uuid"``.
+    """
 
     input_type: ClassVar[str] = "select"
     resource: str = ""
+    key_type: str = "integer"
+
+    @property  # type: ignore[override]
+    def json_type(self) -> str:  # type: ignore[override]
+        """``integer`` for an integer key, else ``string``."""
+        return "integer" if self.key_type == "integer" else "string"
+
+    @property  # type: ignore[override]
+    def json_format(self) -> str | None:  # type: ignore[override]
+        """``uuid`` for a UUID key."""
+        return "uuid" if self.key_type == "uuid" else None
 
 
 def json_type(field_: Field) -> str:

@@ -132,7 +132,11 @@ def form_widgets(
 ) -> list[Widget]:
     """The inputs of the create (``creating``) or edit form."""
     widgets = []
-    for field_ in resource.form_field_list:
+    fields = resource.form_field_list
+    key = resource.key_field
+    if creating and key.client_key and key not in fields:
+        fields = (key, *fields)  # a string key is given once, on create
+    for field_ in fields:
         kind = _input(field_)
         value = "" if field_.write_only else values.get(field_.name, "")
         required = field_.required and not field_.has_default and kind != "checkbox"

@@ -3,7 +3,7 @@
 An import takes a file in the field ``file`` of a multipart form, or a ``text/csv``
 body, in UTF-8 (a byte order mark is ignored). Rows whose key exists update that
 record; the others (empty or unknown key) create one, with a key the database
-allocates. Every row is checked, as a form would be, before anything is written; one
+allocates (or the row's own, for a string key the client gives). Every row is checked, as a form would be, before anything is written; one
 bad row and nothing is. Each framework reads the upload and writes the rows its own
 way (in one transaction); the rules and messages come from here.
 """
@@ -62,8 +62,11 @@ def check_rows(
     errors: dict[str, list[str]] = {}
     for row in rows:
         update = row.key is not None and row.key in existing
+        cells: Mapping[str, Any] = row.values
+        if not update and row.key is not None and inputs.client_key is not None:
+            cells = {inputs.client_key: row.key, **row.values}
         try:
-            values = inputs.from_text(row.values, create=not update)
+            values = inputs.from_text(cells, create=not update)
         except InvalidInput as exc:
             errors[row.label] = [m for group in exc.errors.values() for m in group]
             continue

@@ -10,6 +10,7 @@ Django's compiler chose, so rows come back exactly as the query set would give t
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -105,4 +106,6 @@ def _stand_in(field: models.Field[Any, Any], number: int, connection: Any) -> An
         return (-(2**31) if low is None else low) + 1 + number
     if isinstance(field, models.CharField | models.TextField):
         return f"\0panel.prepared.{number}"
+    if isinstance(field, models.UUIDField):
+        return uuid.UUID(int=(0xFA11 << 112) + number)
     raise TypeError(f"no stand-in value for {type(field).__name__}")

@@ -125,8 +125,10 @@ def value_type(field: kernel.Field) -> Any:
     if isinstance(field, kernel.Select):
         base = int if kernel.json_type(field) == "integer" else str
         return Annotated[base, _one_of(field.options)]
-    if isinstance(field, kernel.Uuid):
+    if field.json_format == "uuid":  # a Uuid, or a relation to UUID keys
         return uuid.UUID
+    if isinstance(field, kernel.BelongsTo) and field.key_type == "string":
+        return Annotated[str, AfterValidator(_no_nul)]
     if isinstance(field, _TEXT_FIELDS):
         return _string_type(field)
     if isinstance(field, kernel.Integer):
@@ -249,9 +251,13 @@ class Inputs:
 
     def __init__(self, resource: type[Resource], *, max_ids: int) -> None:
         name = resource.__name__
-        writable = resource.writable_fields
+        writable = resource.creatable_fields
         self._create = input_model(f"{name}Create", writable, create=True)
-        self._update = input_model(f"{name}Update", writable, create=False)
+        self._update = input_model(
+            f"{name}Update", resource.writable_fields, create=False
+        )
+        # The key a client gives on create (a string key), else None.
+        self.client_key = next((f.name for f in resource.fields if f.client_key), None)
         self._key_field = resource.key_field
         self._max_ids = max_ids
         self._ids_body = create_model(

@@ -129,9 +129,11 @@ def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
 
 
 def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema:
-    """A create (or update) body: writable fields only, closed to anything else."""
+    """A create (or update) body: writable fields only (on create, a key the client
+    gives too), closed to anything else."""
     read_only = read_only_names(resource)
-    fields = [f for f in resource.writable_fields if f.name not in read_only]
+    given = resource.creatable_fields if create else resource.writable_fields
+    fields = [f for f in given if f.name not in read_only]
     schema: Schema = {"type": "object"}
     # A default fills in what the client leaves out, so such a field is optional.
     required = [f.name for f in fields if f.required and not f.has_default]

@@ -57,6 +57,7 @@ class Resource(ResourceHooks, Navigation):
     key_field: ClassVar[Field]
     field_map: ClassVar[Mapping[str, Field]]
     writable_fields: ClassVar[tuple[Field, ...]]
+    creatable_fields: ClassVar[tuple[Field, ...]]
     readable_fields: ClassVar[tuple[Field, ...]]
     sortable_fields: ClassVar[tuple[str, ...]]
     filterable_fields: ClassVar[tuple[str, ...]]
@@ -93,6 +94,8 @@ def _derive(cls: type[Resource]) -> None:
     cls.key_field = keys[0]
     cls.field_map = MappingProxyType({f.name: f for f in cls.fields})
     cls.writable_fields = tuple(f for f in cls.fields if f.writable)
+    # What a create may set: the writable fields and a key the client gives.
+    cls.creatable_fields = tuple(f for f in cls.fields if f.writable or f.client_key)
     cls.readable_fields = tuple(f for f in cls.fields if not f.write_only)
     cls.sortable_fields = tuple(f.name for f in cls.readable_fields if f.sortable)
     cls.filterable_fields = tuple(f.name for f in cls.readable_fields if f.filterable)

@@ -125,7 +125,7 @@ class Store(BulkMethods):
         self._uniques = tuple(
             _Unique(f.name, f.label, _taken(table, f.name), self._key)
             for f in resource.fields
-            if f.unique
+            if f.unique or f.client_key
         )
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
@@ -227,7 +227,7 @@ class Store(BulkMethods):
         return dict(zip(self._names, row, strict=True))
 
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
-        """Insert a record; the database allocates its key."""
+        """Insert a record; the database allocates its key unless it is a string."""
         try:
             with transaction(engine, writes=True) as connection, writing(connection):
                 values = self._prepare(actor.before_creating(dict(values)))
