@@ -11,6 +11,8 @@ anything else is rendered by copier.
 from __future__ import annotations
 
 import fnmatch
+import json
+import re
 import shutil
 import warnings
 from collections.abc import Mapping
@@ -88,6 +90,7 @@ def skeleton_files(data: Mapping[str, Any]) -> dict[str, bytes] | None:
         return None
     del envops["undefined"]
     env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, **envops)
+    env.filters.update(_COPIER_FILTERS)
     suffix = config.get("_templates_suffix", ".jinja")
     try:
         folder = env.from_string(str(config.get("_subdirectory", ""))).render(data)
@@ -98,6 +101,21 @@ def skeleton_files(data: Mapping[str, Any]) -> dict[str, bytes] | None:
         return None
     files.update(_plain_files(shared_template(), _SHARED_IGNORED))
     return dict(sorted(files.items(), key=lambda item: item[0].split("/")))
+
+
+def _regex_replace(value: Any = "", pattern: str = "", replacement: str = "") -> str:
+    """Copier's ``regex_replace`` (jinja2-ansible-filters): ``re.sub`` on the text."""
+    return re.sub(pattern, replacement, str(value))
+
+
+def _to_json(value: Any, *args: Any, **kwargs: Any) -> str:
+    """Copier's ``to_json`` (jinja2-ansible-filters): ``json.dumps`` as it is."""
+    return json.dumps(value, *args, **kwargs)
+
+
+# The filters copier adds that the project template uses; any other fails to render,
+# and copier takes over.
+_COPIER_FILTERS = {"regex_replace": _regex_replace, "to_json": _to_json}
 
 
 def _simple_pattern(pattern: str) -> bool:
