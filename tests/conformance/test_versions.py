@@ -138,7 +138,12 @@ def test_of_writers_of_one_version_exactly_one_wins(threaded: Deployment) -> Non
             loaded = _etag(clients[0].get(url))
             start = threading.Barrier(WRITERS)
 
-            def save(n: int, url: str = url, loaded: str = loaded) -> Any:
+            def save(
+                n: int,
+                url: str = url,
+                loaded: str = loaded,
+                start: threading.Barrier = start,
+            ) -> Any:
                 value = marker_value(field, new_marker(), n)
                 start.wait()
                 response = clients[n].request(
