@@ -308,7 +308,8 @@ def _add_field(m: dict[str, Any], data: st.DataObject, step: int) -> None:
     )
     name = f"f{step}"
     _fields(m, resource)[name] = dict(spec)
-    if data.draw(st.booleans()):
+    # A required relation could close a required cycle (M035): relations stay optional.
+    if data.draw(st.booleans()) and "relation" not in spec:
         m["resources"][resource].setdefault("required", []).append(name)
 
 
