@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 from . import ir
 from .patterns import engine_search
@@ -109,7 +110,8 @@ def key_samples(resource: ir.Resource, count: int = GIVEN_KEYS + 2) -> list[str]
     limits admit fewer that are easy to find).
 
     Each family of candidates is tried in turn and the first that gives ``count``
-    values wins, so the keys sort alike in Python and in every database collation.
+    values wins, so the keys sort alike in Python and in every database collation;
+    every one reads the same in a URL.
     """
     field = resource.key_field
     best: list[str] = []
@@ -117,7 +119,7 @@ def key_samples(resource: ir.Resource, count: int = GIVEN_KEYS + 2) -> list[str]
         found: list[str] = []
         for n in range(count * 8):
             value = _key_candidates(field, n)[family]
-            if value and value not in found and _fits(field, value):
+            if value and value not in found and _fits_a_url(field, value):
                 found.append(value)
                 if len(found) == count:
                     return found
@@ -146,7 +148,11 @@ def missing_key(resource: ir.Resource) -> int | str:
     return values[-1] if len(values) == GIVEN_KEYS + 2 else "no-such-key"
 
 
-def _fits(field: ir.Field, value: str) -> bool:
+def _fits_a_url(field: ir.Field, value: str) -> bool:
+    """Whether ``value`` is a valid key that reads the same in a URL (the tests
+    compare URLs with the key written into them)."""
+    if quote(value, safe="") != value:
+        return False
     if field.min_length is not None and len(value) < field.min_length:
         return False
     if field.max_length is not None and len(value) > field.max_length:
