@@ -61,9 +61,19 @@ def database(kind: str, folder: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize("kind", DATABASES)
+# PostgreSQL for the cases whose columns or constraints differ by database (key and
+# relation column types, foreign keys added after both tables); SQLite for every case.
+ON_POSTGRES = {"keys", "cycles"}
+RUNS = [
+    pytest.param(case, kind, id=f"{case}-{kind.values[0]}", marks=kind.marks)
+    for case in CASES
+    for kind in DATABASES
+    if kind.values[0] == "sqlite" or case in ON_POSTGRES
+]
+
+
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize(("case", "kind"), RUNS)
 def test_valid_manifest_works(
     case: str, framework: str, kind: str, tmp_path: Path
 ) -> None:
