@@ -112,6 +112,8 @@ class Server:
     """
 
     framework = "fastapi"
+    # Whether it takes ``X-Forwarded-Proto`` from loopback as the request's scheme.
+    trusts_forwarded_proto = True
 
     def __init__(self, project: Path, database_url: str) -> None:
         self.project = project
@@ -252,7 +254,12 @@ class DjangoServer(Server):
 
 
 class RunserverServer(DjangoServer):
-    """An emitted Django project served by ``manage.py runserver`` (no reloader)."""
+    """An emitted Django project served by ``manage.py runserver`` (no reloader).
+
+    A development server: it trusts no proxy's ``X-Forwarded-Proto``.
+    """
+
+    trusts_forwarded_proto = False
 
     def serve_command(self) -> list[str]:
         """``runserver`` on ``self.port``, as the README's first steps run it."""

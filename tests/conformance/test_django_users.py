@@ -15,16 +15,20 @@ import uuid
 
 import pytest
 
-from .conftest import JWT_EXAMPLES, SESSION_EXAMPLES, _params
+from .conftest import JWT_EXAMPLES, SESSION_EXAMPLES, _params, runserver_params
 from .support import FAILED_LOGIN, PASSWORD, Deployment, crud
 
 pytestmark = pytest.mark.e2e
 
-DJANGO = [
-    param
-    for param in _params(SESSION_EXAMPLES) + _params(JWT_EXAMPLES)
-    if param.values[0][0] == "django"
-]
+DJANGO = (
+    [
+        param
+        for param in _params(SESSION_EXAMPLES) + _params(JWT_EXAMPLES)
+        if param.values[0][0] == "django"
+    ]
+    + runserver_params(SESSION_EXAMPLES)
+    + runserver_params(JWT_EXAMPLES)
+)
 
 
 @pytest.fixture(params=DJANGO)

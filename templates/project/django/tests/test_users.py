@@ -178,3 +178,25 @@ def test_the_login_route_takes_the_username_and_the_address() -> None:
             "/admin/authenticate", body, content_type="application/json"
         )
         assert response.status_code == 200, (login, response.content)
+
+
+@pytest.mark.parametrize(
+    "login", ["ann", "ANN@example.com", "nobody", "nobody@example.com", "shared"]
+)
+def test_every_login_costs_one_hash_check(
+    monkeypatch: pytest.MonkeyPatch, login: str
+) -> None:
+    users = get_user_model()._default_manager
+    users.create_user("ann", "ann@example.com", "ann's password")
+    users.create_user("bob", "shared", "bob's password")
+    users.create_user("carl", "SHARED", "carl's password")
+    checks: list[str] = []
+    real = verify_password.__globals__["check_password"]
+
+    def counted(password: str, encoded: str, setter: Any = None) -> bool:
+        checks.append(encoded)
+        return bool(real(password, encoded, setter))
+
+    monkeypatch.setattr("panel.passwords.check_password", counted)
+    assert check_credentials(login, "a wrong password") is None
+    assert len(checks) == 1
