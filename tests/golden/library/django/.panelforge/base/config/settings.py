@@ -134,8 +134,17 @@ CSRF_FAILURE_VIEW = "panel.views.errors.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# Over https, browsers are told to stay on https (a year).
+# Over https, browsers are told to stay on https (a year); for the subdomains too, and
+# in the browsers' preload list, only when the domain's owner says so.
 SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+# SECURE_SSL_REDIRECT=1: plain http requests are redirected to https (when no proxy
+# in front does it).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+# security.W003 looks for CsrfViewMiddleware by name: sessions are checked by its
+# subclass panel.csrf.PanelCsrfMiddleware, and JWT clients send no cookies.
+SILENCED_SYSTEM_CHECKS = ["security.W003"]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
