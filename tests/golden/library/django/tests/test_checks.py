@@ -2,7 +2,8 @@
 
 ``check --deploy`` with the production environment reports only the warnings the
 README explains (each cleared by its variable once the site is https only), and
-``makemigrations --check`` finds the models and the migrations in agreement.
+``makemigrations --check`` finds the models and the migrations in agreement. The
+panel's ``panel.E005`` refuses a panel mounted elsewhere than where its links point.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from django.conf import settings
+from django.core.checks import run_checks
+from django.urls import include, path
 
+from panel.checks import TAG
 from tests.conftest import jwt_mode
 
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
@@ -70,3 +76,35 @@ def test_makemigrations_finds_nothing_missing() -> None:
     checked = _manage("makemigrations", "--check", "--dry-run", **PRODUCTION)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip() == "No changes detected"
+
+
+# A URLconf moving the panel (tests below point ROOT_URLCONF at this module).
+urlpatterns: list[Any] = []
+
+
+@pytest.mark.parametrize(
+    ("mount", "message"),
+    [
+        (
+            "backoffice",
+            "The panel is mounted at '/backoffice', but its links, redirects and "
+            "OpenAPI paths point at '/admin'.",
+        ),
+        (None, "The panel's URLs (panel.urls) are not in ROOT_URLCONF."),
+    ],
+)
+def test_a_panel_mounted_elsewhere_refuses_to_start(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, mount: str | None, message: str
+) -> None:
+    moved = [] if mount is None else [path(mount, include("panel.urls"))]
+    monkeypatch.setattr(f"{__name__}.urlpatterns", moved)
+    settings.ROOT_URLCONF = __name__
+    found = [(m.id, m.msg, m.hint) for m in run_checks(tags=[TAG])]
+    keep = 'Keep path("admin", include("panel.urls")) in config/urls.py'
+    assert found == [("panel.E005", message, keep)]
+
+
+def test_the_panel_is_mounted_with_include_in_config_urls() -> None:
+    assert [m.id for m in run_checks(tags=[TAG])] == []
+    text = (Path(settings.BASE_DIR) / "config" / "urls.py").read_text()
+    assert 'path("admin", include("panel.urls"))' in text
