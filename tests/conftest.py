@@ -267,6 +267,23 @@ class RunserverServer(DjangoServer):
         return [sys.executable, "manage.py", "runserver", address, "--noreload"]
 
 
+class DjangoAsgiServer(DjangoServer):
+    """An emitted Django project over ASGI: ``uvicorn config.asgi:application``."""
+
+    def serve_command(self) -> list[str]:
+        """uvicorn on ``self.port``, as the README names it."""
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
+
+
 SERVERS: dict[str, type[Server]] = {"fastapi": Server, "django": DjangoServer}
 
 

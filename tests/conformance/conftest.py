@@ -3,8 +3,9 @@
 Tests ask for ``deployment`` (every framework × example × database), or for
 ``session_deployment`` / ``jwt_deployment`` (only the examples logging in that way).
 Each of the three also serves Django under ``manage.py runserver`` (the server Django
-developers use while developing), for one example on SQLite, with a database of its
-own: a server difference cannot hide, for the price of one more deployment each.
+developers use while developing) and over ASGI (``uvicorn config.asgi:application``),
+for one example on SQLite, each with a database of its own: a server difference
+cannot hide, for the price of two more deployments each.
 Servers start on first use and stop at the end of the session, so each
 framework × example × database is migrated and started once; tests never rely on an
 empty database (they make their own records and find them by a marker).
@@ -23,6 +24,7 @@ from conftest import (
     FRAMEWORKS,
     REPO,
     SERVERS,
+    DjangoAsgiServer,
     RunserverServer,
     Server,
     postgres_database,
@@ -59,23 +61,27 @@ def sqlite_params() -> list:
 
 # Variants served by another server, on a database of their own (not the framework's
 # server of ``SERVERS`` with other settings, which shares the database).
-OWN_SERVERS: dict[str, type[Server]] = {"runserver": RunserverServer}
+OWN_SERVERS: dict[str, type[Server]] = {
+    "runserver": RunserverServer,
+    "asgi": DjangoAsgiServer,
+}
 
 
-def runserver_params(examples: list[str]) -> list:
-    """Django under ``manage.py runserver``: the first of ``examples``, on SQLite."""
+def own_server_params(examples: list[str]) -> list:
+    """Django under each of ``OWN_SERVERS``: the first of ``examples``, on SQLite."""
     return [
         pytest.param(
-            ("django", example, "sqlite", "runserver"),
-            id=f"django-runserver-{example}-sqlite",
+            ("django", example, "sqlite", name),
+            id=f"django-{name}-{example}-sqlite",
         )
+        for name in OWN_SERVERS
         for example in examples[:1]
     ]
 
 
 SESSION_EXAMPLES = [e for e in EXAMPLE_IDS if not MANIFESTS[e].auth.jwt]
 JWT_EXAMPLES = [e for e in EXAMPLE_IDS if MANIFESTS[e].auth.jwt]
-ALL = _params(EXAMPLE_IDS) + runserver_params(SESSION_EXAMPLES)
+ALL = _params(EXAMPLE_IDS) + own_server_params(SESSION_EXAMPLES)
 
 
 class Fleet:
@@ -167,13 +173,13 @@ def deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
     return fleet.get(*request.param)
 
 
-@pytest.fixture(params=_params(SESSION_EXAMPLES) + runserver_params(SESSION_EXAMPLES))
+@pytest.fixture(params=_params(SESSION_EXAMPLES) + own_server_params(SESSION_EXAMPLES))
 def session_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
     """The deployments whose clients log in for a session (cookie + CSRF token)."""
     return fleet.get(*request.param)
 
 
-@pytest.fixture(params=_params(JWT_EXAMPLES) + runserver_params(JWT_EXAMPLES))
+@pytest.fixture(params=_params(JWT_EXAMPLES) + own_server_params(JWT_EXAMPLES))
 def jwt_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
     """The deployments whose clients log in for a bearer token (JWT)."""
     return fleet.get(*request.param)

@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from .conftest import JWT_EXAMPLES, SESSION_EXAMPLES, _params, runserver_params
+from .conftest import JWT_EXAMPLES, SESSION_EXAMPLES, _params, own_server_params
 from .support import FAILED_LOGIN, PASSWORD, Deployment, crud
 
 pytestmark = pytest.mark.e2e
@@ -26,8 +26,8 @@ DJANGO = (
         for param in _params(SESSION_EXAMPLES) + _params(JWT_EXAMPLES)
         if param.values[0][0] == "django"
     ]
-    + runserver_params(SESSION_EXAMPLES)
-    + runserver_params(JWT_EXAMPLES)
+    + own_server_params(SESSION_EXAMPLES)
+    + own_server_params(JWT_EXAMPLES)
 )
 
 
