@@ -17,6 +17,7 @@ from config.env import (
     panel_from_env,
 )
 from panel_core import assets
+from panel_core.accounts import MIN_PASSWORD_LENGTH
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -106,6 +107,14 @@ PASSWORD_HASHERS = [
     "panel.passwords.PanelArgon2PasswordHasher",
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+# Django's own password commands (createsuperuser, changepassword) refuse passwords
+# create_user refuses: shorter than MIN_PASSWORD_LENGTH (8).
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": MIN_PASSWORD_LENGTH},
+    },
 ]
 
 # Sessions and CSRF speak the same protocol as the FastAPI panels: the CSRF token

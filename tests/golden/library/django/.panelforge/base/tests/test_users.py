@@ -17,6 +17,7 @@ from django.test import Client
 from panel.passwords import verify_password
 from panel.users import check_credentials, create_user, find_user
 from panel_core.abilities import ADMIN
+from panel_core.accounts import MIN_PASSWORD_LENGTH
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +141,34 @@ def test_createsuperuser_asks_at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
     )
     assert check_credentials("GRACE", "long enough") is not None
     assert check_credentials("grace@example.com", "long enough") is not None
+
+
+def test_createsuperuser_refuses_a_password_create_user_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = iter(["grace", "grace@example.com", "N"])
+    passwords = iter(["short", "short", "long enough", "long enough"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(passwords))
+    errors = io.StringIO()
+    call_command(
+        "createsuperuser",
+        interactive=True,
+        stdin=_Terminal(),
+        stdout=io.StringIO(),
+        stderr=errors,
+    )
+    assert f"at least {MIN_PASSWORD_LENGTH} characters" in errors.getvalue()
+    assert check_credentials("grace", "short") is None
+    assert check_credentials("grace", "long enough") is not None
+
+
+def test_changepassword_changes_the_login(monkeypatch: pytest.MonkeyPatch) -> None:
+    create_user(email="ada@example.com", password="long enough", role=ADMIN)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "another long one")
+    call_command("changepassword", "ada@example.com", stdout=io.StringIO())
+    assert check_credentials("ada@example.com", "long enough") is None
+    assert check_credentials("ADA@example.com", "another long one") is not None
 
 
 def test_a_username_wins_and_a_shared_address_names_nobody() -> None:
