@@ -66,6 +66,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         renamed_from=spec.get("renamed_from"),
         index_fields=tuple(spec.get("list", ())),
         readonly_fields=tuple(spec.get("readonly", ())),
+        display=spec.get("display", ""),
     )
 
 

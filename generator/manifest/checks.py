@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hints import shown
@@ -40,6 +41,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     key_types = {name: _key_type(spec) for name, spec in resources.items()}
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
+        issues += display_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

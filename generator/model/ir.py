@@ -121,6 +121,9 @@ class Resource:
     renamed_from: str | None = None  # the resource's name before a rename
     index_fields: tuple[str, ...] = ()  # the list's columns (manifest ``list``)
     readonly_fields: tuple[str, ...] = ()  # never set by a request (``readonly``)
+    display: str = (
+        ""  # how a record is named: "last_name", "{first} {last}"; "": default
+    )
 
     @property
     def key_field(self) -> Field:

@@ -25,7 +25,7 @@ from ..model.kernel_fields import kernel_fields
 from ..paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
-_MODULES = ("fields", "resource", "openapi", "oag")
+_MODULES = ("fields", "labels", "resource", "openapi", "oag")
 
 
 @contextmanager
@@ -41,7 +41,8 @@ def _no_bytecode() -> Iterator[None]:
 
 @cache
 def load_kernel() -> SimpleNamespace:
-    """The kernel's ``fields``, ``resource``, ``openapi`` and ``oag`` modules, once."""
+    """The kernel's ``fields``, ``labels``, ``resource``, ``openapi`` and ``oag``
+    modules, once."""
     directory = kernel_dir()
     spec = importlib.util.spec_from_file_location(
         KERNEL_PACKAGE,
@@ -106,6 +107,8 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["index_fields"] = resource.index_fields
     if resource.readonly_fields:
         body["readonly_fields"] = resource.readonly_fields
+    if resource.display:
+        body["display"] = resource.display
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -97,7 +97,7 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
 
 def declaration_lines(resource: ir.Resource) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields), when declared."""
+    readonly_fields, display), when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -118,6 +118,8 @@ def declaration_lines(resource: ir.Resource) -> list[str]:
         lines.append(_tuple_line("index_fields", resource.index_fields))
     if resource.readonly_fields:
         lines.append(_tuple_line("readonly_fields", resource.readonly_fields))
+    if resource.display:
+        lines.append(f"display = {literal(resource.display)}")
     return lines
 
 

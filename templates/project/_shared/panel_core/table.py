@@ -6,13 +6,13 @@ links, so a stored ``javascript:`` URL stays inert text.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from . import fields as kernel
+from .labels import value_text
 from .resource import Resource
 from .urls import page_url
 
@@ -59,12 +59,6 @@ def http_url(value: Any) -> str | None:
     return value if parts.scheme in ("http", "https") and parts.netloc else None
 
 
-def _text(value: Any) -> str:
-    if isinstance(value, datetime.datetime):
-        return value.strftime("%Y-%m-%d %H:%M:%S")
-    return str(value)
-
-
 def display(
     field: kernel.Field, value: Any, labels: Mapping[Any, str] | None = None
 ) -> Cell:
@@ -79,8 +73,8 @@ def display(
     if isinstance(field, kernel.Url):
         return Cell(str(value), href=http_url(value))
     if isinstance(field, kernel.Integer | kernel.Number):
-        return Cell(_text(value), kind="number")
-    return Cell(_text(value))
+        return Cell(value_text(value), kind="number")
+    return Cell(value_text(value))
 
 
 def shorten(cell: Cell) -> Cell:

@@ -1,6 +1,6 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-Which field names a record, and how, is the kernel's (``panel_core/choices.py``); this
+Which fields name a record, and how, is the kernel's (``panel_core/labels.py``); this
 module reads them with the ORM, one query per related resource, within the scope the
 related resource gives the same user: a record the user may not reach is neither an
 option nor labelled.
@@ -15,7 +15,8 @@ from typing import Any
 from django.db.models import QuerySet
 
 from panel_core import fields as kernel
-from panel_core.choices import MAX_OPTIONS, label_field, record_label
+from panel_core.choices import MAX_OPTIONS
+from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
 from .registry import PanelResource, registry
@@ -25,18 +26,23 @@ Labels = dict[str, dict[Any, str]]
 
 @dataclass(frozen=True)
 class Target:
-    """The resource a belongs-to field refers to, and the field naming its records."""
+    """The resource a belongs-to field refers to, and the fields naming its records."""
 
     field: str
     panel: PanelResource
-    label: str
 
-    def rows(self, acting: Actor) -> QuerySet[Any, tuple[Any, Any]]:
-        """The key and label of every record ``acting``'s user may reach there."""
+    def rows(self, acting: Actor) -> QuerySet[Any, tuple[Any, ...]]:
+        """The key and named fields of every record ``acting``'s user may reach."""
         resource = self.panel.resource
         records = resource.model._default_manager.all()
         reachable = acting.acting_on(self.panel.lifecycle).scope(records)
-        return reachable.values_list(resource.key_name(), self.label)
+        return reachable.values_list(resource.key_name(), *resource.display_fields)
+
+    def label(self, row: tuple[Any, ...]) -> str:
+        """The name of the record in ``row`` (its key, then the named fields)."""
+        resource = type(self.panel.resource)
+        values = dict(zip(resource.display_fields, row[1:], strict=True))
+        return record_label(resource, row[0], values)
 
 
 def targets(panel: PanelResource) -> list[Target]:
@@ -44,9 +50,7 @@ def targets(panel: PanelResource) -> list[Target]:
     found = []
     for field in type(panel.resource).readable_fields:
         if isinstance(field, kernel.BelongsTo):
-            related = registry().get(field.resource)
-            label = label_field(type(related.resource)).name
-            found.append(Target(field.name, related, label))
+            found.append(Target(field.name, registry().get(field.resource)))
     return found
 
 
@@ -60,17 +64,19 @@ def load_labels(
         keys = {r[target.field] for r in rows if r.get(target.field) is not None}
         lookup = {f"{target.panel.resource.key_name()}__in": keys}
         pairs = target.rows(acting).filter(**lookup) if keys else []
-        labels[target.field] = {key: record_label(key, label) for key, label in pairs}
+        labels[target.field] = {row[0]: target.label(row) for row in pairs}
     return labels
 
 
 def load_options(
     found: Iterable[Target], acting: Actor
 ) -> dict[str, list[tuple[Any, str]]]:
-    """For each field, the records it may refer to, in label order."""
+    """For each field, the records it may refer to, in the order of their labels'
+    fields."""
     options = {}
     for target in found:
-        key = target.panel.resource.key_name()
-        rows = target.rows(acting).order_by(target.label, key)[:MAX_OPTIONS]
-        options[target.field] = [(k, record_label(k, label)) for k, label in rows]
+        resource = target.panel.resource
+        order = (*resource.display_fields, resource.key_name())
+        rows = target.rows(acting).order_by(*order)[:MAX_OPTIONS]
+        options[target.field] = [(row[0], target.label(row)) for row in rows]
     return options

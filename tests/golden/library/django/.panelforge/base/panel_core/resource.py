@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from .fields import Field
 from .hooks import ResourceHooks
+from .labels import DisplayError, Part, default_display, display_fields, parse_display
 from .navigation import Navigation
 
 
@@ -52,6 +53,8 @@ class Resource(ResourceHooks, Navigation):
     form_fields: ClassVar[tuple[str, ...]] = ()
     detail_fields: ClassVar[tuple[str, ...]] = ()
     readonly_fields: ClassVar[tuple[str, ...]] = ()
+    # How a record is named: a field name or "{first} {last}" (``panel_core.labels``).
+    display: ClassVar[str] = ""
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -65,6 +68,8 @@ class Resource(ResourceHooks, Navigation):
     index_field_list: ClassVar[tuple[Field, ...]]
     form_field_list: ClassVar[tuple[Field, ...]]
     detail_field_list: ClassVar[tuple[Field, ...]]
+    display_parts: ClassVar[tuple[Part, ...]]
+    display_fields: ClassVar[tuple[str, ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -108,6 +113,22 @@ def _derive(cls: type[Resource]) -> None:
     if not cls.default_sort:
         cls.default_sort = "-" + cls.key_field.name
     _check_lookups(cls, where)
+    _derive_display(cls, where)
+
+
+def _derive_display(cls: type[Resource], where: str) -> None:
+    """Parse ``display`` (default: the first text field, or the key) once."""
+    try:
+        cls.display_parts = parse_display(cls.display or default_display(cls))
+    except DisplayError as exc:
+        raise DeclarationError(f"{where}: display {exc}") from None
+    cls.display_fields = display_fields(cls.display_parts)
+    readable = {f.name for f in cls.readable_fields}
+    unknown = [name for name in cls.display_fields if name not in readable]
+    if unknown:
+        raise DeclarationError(
+            f"{where}: display names fields it cannot show: {', '.join(unknown)}"
+        )
 
 
 def _read_only(cls: type[Resource], where: str, names: list[str]) -> tuple[Field, ...]:

@@ -7,12 +7,14 @@ each route needs. One file in the FastAPI and the Django project.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from panel_core.abilities import Roles, UnguardedRoute, required_ability
 from panel_core.fields import ID, Integer, Text
+from panel_core.labels import record_label
 from panel_core.lifecycle import HookError, Lifecycle
 from panel_core.resource import DeclarationError, Resource
 
@@ -64,6 +66,31 @@ def test_a_choice_naming_what_cannot_show_fails_at_import(
 ) -> None:
     with pytest.raises(DeclarationError, match=message):
         type("Broken", (Book,), {attribute: value})
+
+
+def test_a_record_is_named_by_its_display() -> None:
+    named = type("Named", (Book,), {"display": "{title} ({pages} pages)"})
+    assert named.display_fields == ("title", "pages")
+    assert record_label(named, 7, {"title": "Dune", "pages": 412}) == "Dune (412 pages)"
+    assert record_label(named, 7, {"title": "Dune", "pages": None}) == "Dune ( pages)"
+    # Without a display: the first text field, and the key when it is blank.
+    assert Book.display_fields == ("title",)
+    assert record_label(Book, 7, {"title": ""}) == "#7"
+
+
+@pytest.mark.parametrize(
+    ("display", "message"),
+    [
+        ("{title!r}", "display has '{title!r}': only a plain field name"),
+        ("{title", "display has an unbalanced '{'"),
+        ("{isbn}", "display names fields it cannot show: isbn"),
+    ],
+)
+def test_a_display_that_cannot_name_a_record_fails_at_import(
+    display: str, message: str
+) -> None:
+    with pytest.raises(DeclarationError, match=re.escape(message)):
+        type("Broken", (Book,), {"display": display})
 
 
 class Hooked(Book):

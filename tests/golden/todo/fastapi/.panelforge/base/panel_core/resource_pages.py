@@ -21,6 +21,7 @@ from .forms import (
     form_widgets,
     record_values,
 )
+from .labels import record_label
 from .pages import FRAGMENT
 from .pagination import PageUrls, paginator
 from .query import ListQuery
@@ -184,12 +185,18 @@ def form_context(
         widgets = beside_theirs(widgets, resource, record)
     shown = {widget.name for widget in widgets}
     label = panel.store.label
+    crumbs = [(resource.title, page_url(panel.uri, "index-page"))]
+    name = key
+    if not creating:
+        name = record_label(resource, key, record or {})
+        crumbs.append((name, page_url(panel.uri, "detail-page", key)))
     if version is None and record is not None:
         version = record_version(record)
     return {
         **_resource_context(panel, can),
         "key": key,
-        "heading": f"New {label}" if creating else f"Edit {label} {key}",
+        "heading": f"New {label}" if creating else f"Edit {label} {name}",
+        "crumbs": crumbs,
         "widgets": widgets,
         "action": panel.crud_url if creating else record_url(panel.crud_url, key),
         "errors": errors,
@@ -207,12 +214,16 @@ def detail_context(
     can: Abilities = EVERYTHING,
 ) -> dict[str, Any]:
     """One record: its detail fields, and the actions its user may take."""
+    resource = type(panel.resource)
+    name = record_label(resource, key, record)
     return {
         **_resource_context(panel, can),
         "key": key,
+        "heading": f"{panel.store.label} {name}",
+        "crumbs": [(resource.title, page_url(panel.uri, "index-page"))],
         "items": [
             (f.label, display(f, record[f.name], labels.get(f.name)))
-            for f in type(panel.resource).detail_field_list
+            for f in resource.detail_field_list
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),

@@ -1,6 +1,6 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-Which field names a record, and how, is the kernel's (``panel_core/choices.py``).
+Which fields name a record, and how, is the kernel's (``panel_core/labels.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, select
 
 from panel_core import fields as kernel
-from panel_core.choices import MAX_OPTIONS, label_field, record_label
+from panel_core.choices import MAX_OPTIONS
+from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
 from .registry import PanelResource, Registry
@@ -22,12 +23,18 @@ Labels = dict[str, dict[Any, str]]
 
 @dataclass(frozen=True)
 class Target:
-    """The resource a belongs-to field refers to, and the columns to show of it."""
+    """The resource a belongs-to field refers to, and the columns naming its records."""
 
     field: str
     panel: PanelResource
     key: Column[Any]
-    label: Column[Any]
+    shown: tuple[Column[Any], ...]
+
+    def label(self, row: Any) -> str:
+        """The name of the record in ``row`` (its key, then the ``shown`` columns)."""
+        resource = type(self.panel.resource)
+        values = dict(zip(resource.display_fields, row[1:], strict=True))
+        return record_label(resource, row[0], values)
 
 
 def targets(registry: Registry, panel: PanelResource) -> list[Target]:
@@ -37,9 +44,9 @@ def targets(registry: Registry, panel: PanelResource) -> list[Target]:
         if isinstance(field, kernel.BelongsTo):
             target = registry.get(field.resource)
             table: Table = target.resource.model.__table__
-            label = label_field(type(target.resource)).name
+            shown = tuple(table.c[name] for name in target.resource.display_fields)
             key = table.c[target.resource.key_name()]
-            found.append(Target(field.name, target, key, table.c[label]))
+            found.append(Target(field.name, target, key, shown))
     return found
 
 
@@ -58,27 +65,30 @@ def load_labels(
     for target in found:
         keys = {r[target.field] for r in rows if r.get(target.field) is not None}
         reach = target.panel.store.scope(actors.get(target.field))
-        statement = select(target.key, target.label).where(target.key.in_(keys), *reach)
+        statement = select(target.key, *target.shown).where(
+            target.key.in_(keys), *reach
+        )
         result = connection.execute(statement) if keys else []
-        labels[target.field] = {key: record_label(key, label) for key, label in result}
+        labels[target.field] = {row[0]: target.label(row) for row in result}
     return labels
 
 
 def load_options(
     connection: Connection, found: Iterable[Target], actors: Mapping[str, Actor]
 ) -> dict[str, list[tuple[Any, str]]]:
-    """For each field, the records it may refer to, in label order.
+    """For each field, the records it may refer to, in the order of their labels'
+    fields.
 
     ``actors`` are the user acting on each field's target: its scope applies.
     """
     options = {}
     for target in found:
         statement = (
-            select(target.key, target.label)
+            select(target.key, *target.shown)
             .where(*target.panel.store.scope(actors.get(target.field)))
-            .order_by(target.label, target.key)
+            .order_by(*target.shown, target.key)
             .limit(MAX_OPTIONS)
         )
         rows = connection.execute(statement)
-        options[target.field] = [(key, record_label(key, label)) for key, label in rows]
+        options[target.field] = [(row[0], target.label(row)) for row in rows]
     return options
