@@ -5,9 +5,9 @@ the route table and URL helpers (``routes``, ``pages``, ``navigation``, ``endpoi
 panel's exceptions (``errors``), request bodies checked with Pydantic (``inputs``,
 ``passwords``), logins (``credentials``), the list answer (``pagination``), and what
 pages show: URLs and safe redirect targets (``urls``), table cells (``table``), form
-inputs (``forms``), related labels (``choices``), each page's context
-(``resource_pages``). The pages' templates and static files live in the package
-too (``assets``).
+inputs (``forms``), records' names (``labels``) and pickers (``choices``), each
+page's context (``resource_pages``). The pages' templates and static files live in
+the package too (``assets``).
 
 Nothing in this package imports a web framework or an ORM (Pydantic is neither), so
 the same files serve the FastAPI and the Django projects, and panelforge itself runs
