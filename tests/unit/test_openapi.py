@@ -195,7 +195,7 @@ def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
     }
     library = build_spec(projects.library())
     ids = [op["operationId"] for _, _, op in operations(library)]
-    assert len(ids) == len(set(ids)) == 21
+    assert len(ids) == len(set(ids)) == 23  # with the login and the logout
 
 
 @pytest.mark.parametrize(
@@ -210,19 +210,17 @@ def test_kernel_operation_ids_match_generator_naming(uri: str, route: str) -> No
 def test_component_names_follow_the_model(library: dict[str, Any]) -> None:
     names = list(schemas(library))
     reserved = load_kernel().openapi.schemas.RESERVED_NAMES
-    assert (
-        tuple(names[:7])
-        == reserved
-        == (
-            "Message",
-            "ValidationError",
-            "PaginationLink",
-            "DeleteResponse",
-            "MassDeleteResponse",
-            "AuthenticateRequest",
-            "AuthenticateResponse",
-        )
+    assert reserved == (
+        "Message",
+        "ValidationError",
+        "PaginationLink",
+        "DeleteResponse",
+        "MassDeleteResponse",
+        "AuthenticateRequest",
+        "AuthenticateResponse",
+        "SessionAuthenticateResponse",
     )
+    assert tuple(names[:7]) == reserved[:7]  # JWT: no session login answer
     suffixes = ["", "Create", "Update", "Paginator", "SaveResponse"]
     for model in ("Author", "Book", "Member"):
         assert all(model + suffix in names for suffix in suffixes)
@@ -280,15 +278,49 @@ def test_bearer_scheme_declared_under_the_name_operations_use(
     assert unauthorized["headers"]["WWW-Authenticate"]["required"] is True
 
 
-def test_without_jwt_there_is_no_security_and_no_login() -> None:
+def test_session_specs_document_the_cookie_login_and_csrf_header() -> None:
     doc = build_spec(projects.library(jwt=False))
-    assert "securitySchemes" not in doc["components"]
-    assert "/admin/authenticate" not in doc["paths"]
-    assert "Authentication" not in [t["name"] for t in doc["tags"]]
-    assert "AuthenticateRequest" not in schemas(doc)
-    for _, _, op in operations(doc):
-        assert "security" not in op
+    assert doc["components"]["securitySchemes"] == {
+        "sessionCookie": {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "panel_session",
+            "description": (
+                "The session cookie `POST /admin/authenticate` sets (or the login "
+                "page)."
+            ),
+        }
+    }
+    assert "Authentication" in [t["name"] for t in doc["tags"]]
+    login = doc["paths"]["/admin/authenticate"]["post"]
+    assert login["security"] == []
+    assert login["requestBody"]["content"] == {
+        "application/json": {
+            "schema": {"$ref": "#/components/schemas/AuthenticateRequest"}
+        }
+    }
+    answer = login["responses"]["200"]
+    assert resolve(doc, answer["content"]["application/json"]["schema"]) == {
+        "type": "object",
+        "required": ["message", "csrf_token"],
+        "properties": {"message": {"type": "string"}, "csrf_token": {"type": "string"}},
+    }
+    assert "panel_session" in answer["headers"]["Set-Cookie"]["description"]
+    assert "AuthenticateResponse" not in schemas(doc)
+    logout = doc["paths"]["/admin/logout"]["delete"]
+    assert logout["operationId"] == "logout"
+    assert sorted(logout["responses"]) == ["200", "401", "403"]
+    for path, method, op in operations(doc):
+        if path == "/admin/authenticate":
+            continue
+        assert op["security"] == [{"sessionCookie": []}]
         assert "401" in op["responses"]
+        csrf = [p for p in op.get("parameters", ()) if p["name"] == "X-CSRF-Token"]
+        if method == "get":
+            assert csrf == []
+        else:  # every request that changes data sends the session's token
+            assert len(csrf) == 1 and csrf[0]["in"] == "header"
+            assert csrf[0]["required"] is True
 
 
 def test_login_operation(library: dict[str, Any]) -> None:
@@ -355,15 +387,18 @@ def test_read_only_and_key_fields_are_not_in_bodies(library: dict[str, Any]) -> 
     assert "token" in schemas(library)["Member"]["properties"]
 
 
-def test_bodies_accept_json_and_forms(library: dict[str, Any]) -> None:
-    for path, method, op in operations(library):
-        if method in {"post", "put", "patch"} and "/resource/" in path:
-            content = op["requestBody"]["content"]
-            assert list(content) == [
-                "application/json",
-                "application/x-www-form-urlencoded",
-            ]
+@pytest.mark.parametrize("jwt", [False, True], ids=["session", "jwt"])
+def test_bodies_are_documented_as_json_only(jwt: bool) -> None:
+    # The server still reads its pages' urlencoded forms; API clients send JSON.
+    doc = build_spec(projects.library(jwt=jwt))
+    bodies = 0
+    for _, _, op in operations(doc):
+        if "requestBody" in op:
+            bodies += 1
+            assert list(op["requestBody"]["content"]) == ["application/json"]
             assert op["requestBody"]["required"] is True
+    assert bodies == 1 + 3 * 3  # the login, and create, put and patch of each
+    assert "x-www-form-urlencoded" not in json.dumps(doc)
 
 
 # Responses
@@ -653,8 +688,11 @@ def test_every_resource_operation_documents_the_role_refusal(jwt: bool) -> None:
         if "/resource/" in path:
             resource_operations += 1
             assert refused == {"$ref": "#/components/responses/Forbidden"}
-        else:  # logging in and out is never a role's decision
+        elif jwt or path.endswith("/authenticate"):
+            # logging in and out is never a role's decision
             assert refused is None
+        else:  # a session's logout without its CSRF token is refused
+            assert refused == {"$ref": "#/components/responses/Forbidden"}
     assert resource_operations == 7 * 3
     if jwt:
         assert media["example"] == UNAUTHORIZED

@@ -32,6 +32,7 @@ RESERVED_NAMES = (
     "MassDeleteResponse",
     "AuthenticateRequest",
     "AuthenticateResponse",
+    "SessionAuthenticateResponse",
 )
 
 Schema = dict[str, Any]
@@ -229,11 +230,15 @@ def shared_schemas(*, v30: bool, jwt: bool) -> dict[str, Schema]:
             deleted={"type": "integer", "minimum": 0},
         ),
     }
-    if jwt:
-        schemas["AuthenticateRequest"] = _object(
-            username={"type": "string", "minLength": 1},
-            password={"type": "string", "format": "password", "minLength": 1},
+    schemas["AuthenticateRequest"] = _object(
+        username={"type": "string", "minLength": 1},
+        password={"type": "string", "format": "password", "minLength": 1},
+    )
+    if not jwt:
+        schemas["SessionAuthenticateResponse"] = _object(
+            message=string, csrf_token=string
         )
+    else:
         schemas["AuthenticateResponse"] = _object(
             token=string,
             token_type=string,

@@ -120,6 +120,8 @@ AUTHENTICATION_BACKENDS = [
     "panel.users.PanelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The cookie's name is the FastAPI panels' too: the spec documents it (sessionCookie).
+SESSION_COOKIE_NAME = "panel_session"
 SESSION_COOKIE_AGE = env_int("SESSION_LIFETIME", 14 * 24 * 60 * 60, low=60)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -15,6 +15,18 @@ from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
 
 SECURITY_SCHEME = "bearerAuth"
+# Session logins: the session cookie, and the header carrying the session's CSRF token
+# on every request that changes data.
+SESSION_SCHEME = "sessionCookie"
+SESSION_COOKIE = "panel_session"
+CSRF_HEADER = "X-CSRF-Token"
+_CSRF = (
+    "The session's CSRF token: the `csrf_token` of `POST /admin/authenticate` (or a "
+    "panel page's `csrf-token` meta tag). Without it, or with another, a request "
+    "that changes data is refused with 403."
+)
+# The methods that change data, and need the CSRF token with session logins.
+_UNSAFE = frozenset({"post", "put", "patch", "delete"})
 ITEM_PARAMETER = "resourceItem"
 MASS_DELETE_LIMIT = 500  # ids[] per mass delete by default (max_mass_delete setting)
 
@@ -113,7 +125,33 @@ def by_status(success: Doc, *errors: str) -> Doc:
     return dict(sorted({**success, **refs}.items()))
 
 
-def _operation(ctx: ResourceContext, route: str, summary: str, **parts: Any) -> Doc:
+def csrf_parameter() -> Doc:
+    """The ``X-CSRF-Token`` header a session's request that changes data sends."""
+    return {
+        "name": CSRF_HEADER,
+        "in": "header",
+        "required": True,
+        "description": _CSRF,
+        "schema": {"type": "string", "minLength": 1},
+    }
+
+
+def security(*, jwt: bool) -> list[Doc]:
+    """The security requirement of an operation that needs a login."""
+    return [{SECURITY_SCHEME if jwt else SESSION_SCHEME: []}]
+
+
+def with_login(op: Doc, method: str, *, jwt: bool) -> Doc:
+    """``op`` requiring a login; with sessions, a change also sends the CSRF token."""
+    op["security"] = security(jwt=jwt)
+    if not jwt and method in _UNSAFE:
+        op["parameters"] = [*op.get("parameters", ()), csrf_parameter()]
+    return op
+
+
+def _operation(
+    ctx: ResourceContext, method: str, route: str, summary: str, **parts: Any
+) -> Doc:
     op: Doc = {
         "tags": [ctx.resource.title],
         "summary": f"{ctx.resource.title}: {summary}",
@@ -121,20 +159,13 @@ def _operation(ctx: ResourceContext, route: str, summary: str, **parts: Any) -> 
         "operationId": operation_id(ctx.resource.uri, route),
     }
     op.update((k, v) for k, v in parts.items() if v)
-    if ctx.jwt:
-        op["security"] = [{SECURITY_SCHEME: []}]
-    return op
+    return with_login(op, method, jwt=ctx.jwt)
 
 
 def _body(schema_name: str) -> Doc:
-    schema = schemas.ref(schema_name)
-    return {
-        "required": True,
-        "content": {
-            "application/json": {"schema": schema},
-            "application/x-www-form-urlencoded": {"schema": schema},
-        },
-    }
+    # JSON only: the server also reads the urlencoded forms of its pages, which API
+    # clients have no use for (and some client generators cannot tell apart).
+    return {"required": True, "content": content(schema_name)}
 
 
 def _query(name: str, description: str, schema: Doc, **extra: Any) -> Doc:
@@ -236,7 +267,7 @@ def _list_operation(ctx: ResourceContext) -> Doc:
     }
     responses = by_status({"200": page}, "401", "403", "406", "422")
     return _operation(
-        ctx, "crud.index", "list", parameters=parameters, responses=responses
+        ctx, "get", "crud.index", "list", parameters=parameters, responses=responses
     )
 
 
@@ -251,7 +282,7 @@ def _store_operation(ctx: ResourceContext) -> Doc:
     responses = by_status({"201": created}, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Create")
     return _operation(
-        ctx, "crud.store", "create", requestBody=body, responses=responses
+        ctx, "post", "crud.store", "create", requestBody=body, responses=responses
     )
 
 
@@ -267,22 +298,30 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
     deleted = reply("Deleted.", "MassDeleteResponse")
     responses = by_status({"200": deleted}, "409", *_BODY_ERRORS)
     return _operation(
-        ctx, "crud.massDelete", "delete many", parameters=[param], responses=responses
+        ctx,
+        "delete",
+        "crud.massDelete",
+        "delete many",
+        parameters=[param],
+        responses=responses,
     )
 
 
 def _show_operation(ctx: ResourceContext) -> Doc:
     record = reply("The record.", ctx.model, ETag=header(_ETAG, "string"))
     responses = by_status({"200": record}, "401", "403", "404", "406")
-    return _operation(ctx, "crud.show", "show", responses=responses)
+    return _operation(ctx, "get", "crud.show", "show", responses=responses)
 
 
-def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
+def _update_operation(
+    ctx: ResourceContext, method: str, route: str, summary: str
+) -> Doc:
     saved = reply("Saved.", f"{ctx.model}SaveResponse", ETag=header(_ETAG, "string"))
     responses = by_status({"200": saved}, "404", *_VERSION_ERRORS, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Update")
     return _operation(
         ctx,
+        method,
         route,
         summary,
         parameters=[_if_match_parameter()],
@@ -297,6 +336,7 @@ def _destroy_operation(ctx: ResourceContext) -> Doc:
     responses = by_status({"200": deleted}, *errors)
     return _operation(
         ctx,
+        "delete",
         "crud.destroy",
         "delete",
         parameters=[_if_match_parameter()],
@@ -323,8 +363,10 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
         f"{base}/{{{ITEM_PARAMETER}}}": {
             "parameters": [key],
             "get": _show_operation(ctx),
-            "put": _update_operation(ctx, "crud.update", "update"),
-            "patch": _update_operation(ctx, "crud.patch", "update some fields"),
+            "put": _update_operation(ctx, "put", "crud.update", "update"),
+            "patch": _update_operation(
+                ctx, "patch", "crud.patch", "update some fields"
+            ),
             "delete": _destroy_operation(ctx),
         },
     }
