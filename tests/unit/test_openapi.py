@@ -369,6 +369,19 @@ def test_create_body_carries_the_declared_constraints(library: dict[str, Any]) -
     assert schemas(library)["AuthorCreate"]["properties"]["name"]["minLength"] == 1
 
 
+def test_required_text_is_never_empty_in_bodies(library: dict[str, Any]) -> None:
+    # Blank (empty, or spaces only) is refused as "required": minLength 1 says so.
+    for model, required in (("Book", "title"), ("Member", "email")):
+        for kind in ("Create", "Update"):
+            props = schemas(library)[model + kind]["properties"]
+            assert props[required]["minLength"] == 1, (model, kind)
+    book = schemas(library)["BookCreate"]["properties"]
+    assert "minLength" not in book["isbn"] and "minLength" not in book["summary"]
+    member = schemas(library)["MemberCreate"]["properties"]
+    assert member["password"]["minLength"] == 8  # a longer minimum is kept
+    assert "minLength" not in schemas(library)["Book"]["properties"]["title"]
+
+
 def test_update_body_requires_nothing_and_has_no_defaults(
     library: dict[str, Any],
 ) -> None:
