@@ -31,7 +31,9 @@ ITEM_PARAMETER = "resourceItem"
 MASS_DELETE_LIMIT = 500  # ids[] per mass delete by default (max_mass_delete setting)
 
 JSON_ONLY = (
-    "Send `Accept: application/json`: requests that do not accept JSON get a 406."
+    "The answer is JSON for `Accept: application/json`, `*/*` or no `Accept`: "
+    "unless the client prefers `text/html` (q-values), which gets the panel's "
+    "pages; a client accepting neither gets 406 before anything is done."
 )
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ERRORS = {

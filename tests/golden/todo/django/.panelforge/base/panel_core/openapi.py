@@ -88,7 +88,9 @@ def _shared_responses(*, jwt: bool) -> Doc:
         "Unauthorized": unauthorized,
         "Forbidden": _forbidden(jwt=jwt),
         "NotFound": reply("No record has this key.", "Message"),
-        "NotAcceptable": reply(JSON_ONLY, "Message"),
+        "NotAcceptable": reply(
+            "The `Accept` header accepts neither JSON nor HTML.", "Message"
+        ),
         "Conflict": reply("Other records still refer to it.", "Message"),
         "PreconditionFailed": reply(
             "The record changed since it was loaded: `If-Match` does not hold its "
