@@ -405,12 +405,13 @@ def test_bodies_are_documented_as_json_only(jwt: bool) -> None:
     # The server still reads its pages' urlencoded forms; API clients send JSON.
     doc = build_spec(projects.library(jwt=jwt))
     bodies = 0
-    for _, _, op in operations(doc):
+    for _, method, op in operations(doc):
         if "requestBody" in op:
             bodies += 1
             assert list(op["requestBody"]["content"]) == ["application/json"]
-            assert op["requestBody"]["required"] is True
-    assert bodies == 1 + 3 * 3  # the login, and create, put and patch of each
+            # A mass delete's keys may come in the query instead.
+            assert op["requestBody"]["required"] is (method != "delete")
+    assert bodies == 1 + 3 * 4  # the login; create, put, patch, mass delete of each
     assert "x-www-form-urlencoded" not in json.dumps(doc)
 
 
@@ -556,17 +557,28 @@ def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:
 
 def test_list_parameters(library: dict[str, Any]) -> None:
     params = _parameters(library, "get", "/admin/resource/book-resource/crud")
+    filters = [f"filter[{n}]" for n in ("id", "title", "isbn", "pages", "price")]
+    filters += [
+        f"filter[{n}]"
+        for n in ("available", "genre", "published_on", "summary", "author")
+    ]
     assert list(params) == [
         "page",
         "per_page",
         "sort",
-        "filter",
+        *filters,
         "search",
         "query-tag",
         "total",
         "cursor",
     ]
-    assert params["page"]["schema"]["minimum"] == 1
+    # No default a client would send that conflicts with a cursor.
+    assert params["page"]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 2**31 - 1,
+    }
+    assert "default" not in params["total"]["schema"]
     assert params["per_page"]["schema"] == {
         "type": "integer",
         "minimum": 1,
@@ -574,23 +586,32 @@ def test_list_parameters(library: dict[str, Any]) -> None:
         "default": 25,
     }
     assert params["query-tag"]["schema"]["enum"] == ["available", "science"]
-    filters = params["filter"]
-    assert (filters["style"], filters["explode"]) == ("deepObject", True)
-    assert filters["schema"]["additionalProperties"] is False
-    assert filters["schema"]["properties"]["available"] == {"type": "boolean"}
-    assert (
-        "password"
-        not in _parameters(library, "get", "/admin/resource/member-resource/crud")[
-            "filter"
-        ]["schema"]["properties"]
-    )
+    # One plain parameter per filterable field: no deepObject, which clients send as
+    # ``?available=true``.
+    assert params["filter[available]"]["schema"] == {"type": "boolean"}
+    assert params["filter[genre]"]["schema"]["enum"] == [
+        "fiction",
+        "science",
+        "history",
+    ]
+    assert all("style" not in p for p in params.values())
+    members = _parameters(library, "get", "/admin/resource/member-resource/crud")
+    assert "filter[password]" not in members and "filter[email]" in members
 
 
 def test_search_and_tags_only_when_declared() -> None:
     plain = projects.resource("Plain", projects.field("name"), title="Plains")
     doc = build_spec(projects.project(plain))
     params = _parameters(doc, "get", "/admin/resource/plain-resource/crud")
-    assert list(params) == ["page", "per_page", "sort", "filter", "total", "cursor"]
+    assert list(params) == [
+        "page",
+        "per_page",
+        "sort",
+        "filter[id]",
+        "filter[name]",
+        "total",
+        "cursor",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -617,16 +638,15 @@ def test_sort_pattern_admits_only_sortable_fields(
 
 def test_mass_delete_takes_a_bounded_ids_array(library: dict[str, Any]) -> None:
     ids = _parameters(library, "delete", "/admin/resource/book-resource/crud")["ids[]"]
-    assert (ids["in"], ids["required"], ids["style"], ids["explode"]) == (
-        "query",
-        True,
-        "form",
-        True,
-    )
+    assert (ids["in"], ids["style"], ids["explode"]) == ("query", "form", True)
+    assert "required" not in ids  # or in the body
     schema = ids["schema"]
     assert (schema["type"], schema["minItems"], schema["maxItems"]) == ("array", 1, 500)
     assert schema["items"]["type"] == "integer"
     assert (schema["items"]["minimum"], schema["items"]["maximum"]) == INT64
+    op = library["paths"]["/admin/resource/book-resource/crud"]["delete"]
+    body = op["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["ids"] and body["properties"]["ids"] == schema
 
 
 def test_app_limits_narrow_the_documented_ones() -> None:

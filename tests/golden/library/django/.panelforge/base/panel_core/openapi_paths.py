@@ -53,7 +53,8 @@ _ERRORS = {
 _TOTAL = (
     "How to count the matching records: `exact` (COUNT), `estimate` (exact up to "
     f"{ESTIMATE_CAP:,}; past that the table's estimated size, or {ESTIMATE_CAP + 1:,} "
-    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null)."
+    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null). "
+    "By default `exact`, and `none` with `cursor` (which takes no other)."
 )
 _CURSOR = (
     "Keyset paging: empty for the first page, then a `next_cursor` or `prev_cursor` "
@@ -177,7 +178,8 @@ def _query(name: str, description: str, schema: Doc, **extra: Any) -> Doc:
 
 
 def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
-    page = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}
+    # No default: a client that sends defaults must still be able to use a cursor.
+    page = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}
     cap = ctx.resource.max_per_page
     per_page = {
         "type": "integer",
@@ -186,13 +188,14 @@ def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
         "default": ctx.resource.per_page,
     }
     return [
-        _query("page", "Page number (not with `cursor`).", page),
+        _query("page", "Page number (not with `cursor`); the first by default.", page),
         _query("per_page", "Records per page.", per_page),
     ]
 
 
 def _big_table_parameters() -> list[Doc]:
-    total = {"type": "string", "enum": list(TOTAL_MODES), "default": TOTAL_MODES[0]}
+    # No default: `exact` without a cursor, `none` with one (the only mode it takes).
+    total = {"type": "string", "enum": list(TOTAL_MODES)}
     cursor = {"type": "string", "maxLength": MAX_CURSOR_LENGTH}
     return [_query("total", _TOTAL, total), _query("cursor", _CURSOR, cursor)]
 
@@ -212,17 +215,16 @@ def _sort_parameters(resource: type[Resource]) -> list[Doc]:
 
 
 def _filter_parameters(ctx: ResourceContext) -> list[Doc]:
-    names = ctx.resource.filterable_fields
-    if not names:
-        return []
+    """One ``filter[<field>]`` parameter per filterable field: what every client can
+    send (a deepObject is not), each typed as the field's values."""
     fields = ctx.resource.field_map
-    properties = {
-        n: schemas.value_schema(fields[n], v30=ctx.v30, constrained=False)
-        for n in names
-    }
-    schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    text = f"`filter[<field>]=<value>`. Filterable: {', '.join(names)}."
-    return [_query("filter", text, schema, style="deepObject", explode=True)]
+    found = []
+    for name in ctx.resource.filterable_fields:
+        schema = schemas.value_schema(fields[name], v30=ctx.v30, constrained=False)
+        text = f"Only records whose {fields[name].label} is this value (422 if it "
+        text += "cannot be one)."
+        found.append(_query(f"filter[{name}]", text, schema))
+    return found
 
 
 def _search_parameters(resource: type[Resource]) -> list[Doc]:
@@ -295,8 +297,25 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
         "maxItems": ctx.max_ids,
         "items": _key_schema(ctx),
     }
-    text = "Keys of the records to delete: `?ids[]=1&ids[]=2`."
-    param = _query("ids[]", text, ids, required=True, style="form", explode=True)
+    text = (
+        "Keys of the records to delete, in the query (`?ids[]=1&ids[]=2`) when the "
+        "body does not list them."
+    )
+    param = _query("ids[]", text, ids, style="form", explode=True)
+    body = {
+        "required": False,
+        "description": 'The keys as JSON, `{"ids": [1, 2]}`; else `ids[]`.',
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["ids"],
+                    "properties": {"ids": ids},
+                    "additionalProperties": False,
+                }
+            }
+        },
+    }
     deleted = reply("Deleted.", "MassDeleteResponse")
     responses = by_status({"200": deleted}, "409", *_BODY_ERRORS)
     return _operation(
@@ -305,6 +324,7 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
         "crud.massDelete",
         "delete many",
         parameters=[param],
+        requestBody=body,
         responses=responses,
     )
 

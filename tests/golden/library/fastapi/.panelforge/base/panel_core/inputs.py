@@ -159,12 +159,16 @@ class Blank(Exception):
 
 
 def blank_rule(field: kernel.Field, *, trim: bool) -> Callable[[Any], Any]:
-    """What a field makes of a string before its type is checked: trimmed (unless
-    ``trim`` is off, or a password), and when blank, :class:`Blank` for a required
-    field, null for a field that accepts null, else left to the type's checks."""
+    """What a field makes of a value before its type is checked: a string trimmed
+    (unless ``trim`` is off, or a password), and when blank, :class:`Blank` for a
+    required field, null for a field that accepts null, else left to the type's
+    checks; an integral number (``48.0``) of an integer field, that integer."""
     strip = trim and not isinstance(field, kernel.Password)
+    integral = kernel.json_type(field) == "integer"
 
     def coerce(value: Any) -> Any:
+        if integral and isinstance(value, float) and value.is_integer():
+            return int(value)  # 48.0 is an integer (JSON Schema 2020-12)
         if not isinstance(value, str):
             return value
         if strip:
@@ -413,7 +417,10 @@ class Inputs:
         if not isinstance(values, dict):
             return body, {}
         kept, errors = self._not_blank(values)
-        if kept == values and not errors:
+        same = all(
+            type(kept.get(k)) is type(v) and kept[k] == v for k, v in values.items()
+        )
+        if same and not errors:
             return body, {}
         return orjson.dumps(kept), errors
 
