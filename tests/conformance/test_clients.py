@@ -194,3 +194,186 @@ def test_openapi_python_client_works_first_time(
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "steps passed" in done.stdout
+
+
+# TypeScript: openapi-typescript types the served spec; tsc --noEmit checks a typed
+# openapi-fetch session against them (bodies, parameters, headers, answers).
+NPM_PACKAGES = ("openapi-typescript@7.13.0", "openapi-fetch@0.17.0", "typescript@5.9.3")
+TSCONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "noEmit": True,
+        "target": "ES2022",
+        "module": "ESNext",
+        "moduleResolution": "Bundler",
+        "lib": ["ES2022", "DOM"],
+        "skipLibCheck": True,
+    },
+    "files": ["session.ts"],
+}
+
+
+@pytest.fixture(scope="session")
+def npm_tools() -> Path:
+    """A folder whose ``node_modules`` holds the pinned packages, installed once."""
+    folder = CACHE / ("npm-" + "-".join(p.replace("/", "_") for p in NPM_PACKAGES))
+    done = folder / ".installed"
+    if not done.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.json").write_text('{"private": true}\n')
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES],
+            cwd=folder,
+            check=True,
+        )
+        done.write_text("\n".join(NPM_PACKAGES))
+    return folder
+
+
+def _ts(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _ts_body(data: dict[str, Any], relations: dict[str, str]) -> str:
+    parts = [f"{_ts(k)}: {_ts(v)}" for k, v in data.items() if k not in relations]
+    parts += [f"{_ts(k)}: key{target}" for k, target in relations.items()]
+    return "{ " + ", ".join(parts) + " }"
+
+
+def typescript_session(project: ir.Project, spec: dict[str, Any]) -> str:
+    """A typed openapi-fetch session over every resource of ``project``."""
+    jwt = project.auth.jwt
+    write = "" if jwt else "header: csrf, "
+    lines = [
+        'import createClient from "openapi-fetch";',
+        'import type { components, paths } from "./api";',
+        "",
+        'type Schemas = components["schemas"];',
+        "",
+        "export async function session(",
+        "  baseUrl: string,",
+        "  username: string,",
+        "  password: string,",
+        "): Promise<number> {",
+        "  const anonymous = createClient<paths>({ baseUrl });",
+        '  const login = await anonymous.POST("/admin/authenticate", {',
+        "    body: { username, password },",
+        "  });",
+        '  if (!login.data) throw new Error("login");',
+    ]
+    if jwt:
+        lines += [
+            "  const token: string = login.data.token;",
+            "  const client = createClient<paths>({",
+            "    baseUrl,",
+            "    headers: { Authorization: `Bearer ${token}` },",
+            "  });",
+        ]
+    else:
+        lines += [
+            '  const csrf = { "X-CSRF-Token": login.data.csrf_token };',
+            "  const client = anonymous;",
+        ]
+    lines.append("  let checked = 0;")
+    marker = "ts-session"
+    ordered = creation_order(project)
+    for resource in ordered:
+        plan = _resource_plan(resource, spec, marker)
+        name, model = resource.name, plan["model"]
+        base = f"/admin/resource/{resource.uri}/crud"
+        item = base + "/{resourceItem}"
+        relations = plan["relations"]
+        query = {
+            "page": 1,
+            "per_page": 5,
+            "sort": plan["sort"],
+            "search": marker,
+            f"filter[{marker_field(resource).name}]": plan["filter"]["value"],
+        }
+        if plan["query_tag"]:
+            query["query-tag"] = plan["query_tag"]
+        key = resource.key
+        lines += [
+            f"  const created{name} = await client.POST({_ts(base)}, {{",
+            f"    params: {{ {write}}},",
+            f"    body: {_ts_body(plan['create'], relations)},",
+            "  });",
+            f'  if (!created{name}.data) throw new Error("create {name}");',
+            f"  const key{name} = created{name}.data.data.{key};",
+            f"  const listed{name} = await client.GET({_ts(base)}, {{",
+            f"    params: {{ query: {_ts(query)} }},",
+            "  });",
+            f"  const rows{name}: Schemas[{_ts(model)}][] = listed{name}.data",
+            f"    ? listed{name}.data.data",
+            "    : [];",
+            f"  const shown{name} = await client.GET({_ts(item)}, {{",
+            f"    params: {{ path: {{ resourceItem: key{name} }} }},",
+            "  });",
+            f"  const record{name}: Schemas[{_ts(model)}] | undefined = "
+            f"shown{name}.data;",
+            f"  await client.PUT({_ts(item)}, {{",
+            f"    params: {{ path: {{ resourceItem: key{name} }}, {write}}},",
+            f"    body: {_ts_body(plan['update'], relations)},",
+            "  });",
+            f"  await client.PATCH({_ts(item)}, {{",
+            f"    params: {{ path: {{ resourceItem: key{name} }}, {write}}},",
+            f"    body: {_ts(plan['patch'])},",
+            "  });",
+            f"  const invalid{name} = await client.PATCH({_ts(item)}, {{",
+            f"    params: {{ path: {{ resourceItem: key{name} }}, {write}}},",
+            f"    body: {_ts(plan['invalid'])},",
+            "  });",
+            f"  const errors{name}: Record<string, string[]> | undefined =",
+            f'    invalid{name}.error && "errors" in invalid{name}.error',
+            f"      ? invalid{name}.error.errors",
+            "      : undefined;",
+            f"  const many{name} = await client.DELETE({_ts(base)}, {{",
+            f"    params: {{ {write}}},",
+            f"    body: {{ ids: [key{name}] }},",
+            "  });",
+            f"  const deleted{name}: number = many{name}.data ? "
+            f"many{name}.data.deleted : 0;",
+            f"  checked += rows{name}.length + deleted{name} + "
+            f"(record{name} ? 1 : 0) + (errors{name} ? 1 : 0);",
+        ]
+    for resource in reversed(ordered):
+        item = f"/admin/resource/{resource.uri}/crud/{{resourceItem}}"
+        lines += [
+            f"  await client.DELETE({_ts(item)}, {{",
+            f"    params: {{ path: {{ resourceItem: key{resource.name} }}, {write}}},",
+            "  });",
+        ]
+    logout = '  await client.DELETE("/admin/logout"'
+    lines += [logout + ("" if jwt else ", { params: { header: csrf } }") + ");"]
+    lines += ["  return checked;", "}", ""]
+    return "\n".join(lines)
+
+
+def test_openapi_typescript_and_fetch_type_check_a_session(
+    served: Deployment, npm_tools: Path, tmp_path: Path
+) -> None:
+    with served.client() as http:
+        answer = http.get("/oag.json")
+        assert answer.status_code == 200
+    spec_path = tmp_path / "oag.json"
+    spec_path.write_bytes(answer.content)
+    spec = json.loads(answer.content)
+    (tmp_path / "node_modules").symlink_to(npm_tools / "node_modules")
+    bin_dir = npm_tools / "node_modules" / ".bin"
+    typed = subprocess.run(
+        [str(bin_dir / "openapi-typescript"), str(spec_path), "-o", "api.d.ts"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert typed.returncode == 0, typed.stdout + typed.stderr
+    assert "warn" not in (typed.stdout + typed.stderr).lower(), typed.stderr
+    (tmp_path / "session.ts").write_text(typescript_session(served.project, spec))
+    (tmp_path / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    checked = subprocess.run(
+        [str(bin_dir / "tsc"), "-p", "tsconfig.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
