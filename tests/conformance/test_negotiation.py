@@ -4,7 +4,7 @@ The API answers JSON unless the client prefers ``text/html``: ``*/*`` (what http
 curl and generated clients send) and an empty ``Accept`` get JSON, so a plain client's
 create answers 201 with the record, never a redirect. A client that prefers HTML gets
 the pages; one that accepts neither gets 406 before anything is done. Pages answer
-HTML unless the client prefers JSON.
+HTML unless the client names JSON and ranks it at least as high (``*/*`` is a page).
 """
 
 from __future__ import annotations
@@ -98,11 +98,15 @@ def test_a_client_accepting_neither_gets_406_and_nothing_is_done(api: Api) -> No
 def test_pages_answer_html_unless_json_is_preferred(api: Api) -> None:
     resource = api.project.resources[0]
     url = page(resource, "index-page")
-    for accept in ("application/json", "text/html;q=0.1, application/json"):
+    for accept in (
+        "application/json",
+        "text/html;q=0.1, application/json",
+        "application/json, text/html",  # named, and ranked as high
+    ):
         refused = api.get(url, headers={"Accept": accept})
         assert refused.status_code == 406, (accept, refused.text)
         assert crud(resource) in refused.json()["message"]
-    for accept in ("*/*", "text/html, application/json", "text/html"):
+    for accept in ("*/*", "", "text/html, application/json;q=0.9", "text/html"):
         answer = api.get(url, headers={"Accept": accept})
         assert answer.status_code != 406, (accept, answer.text)
         assert answer.headers["content-type"].startswith("text/html"), accept
