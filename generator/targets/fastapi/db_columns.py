@@ -26,6 +26,12 @@ _PG_TYPES = (
     (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
     (r"sa\.Uuid\(\)", "uuid"),
 )
+_VARIANT = re.compile(r'\.with_variant\(sa\.\w+\([^)]*\), "mysql", "mariadb"\)$')
+
+
+def base_type(type_code: str) -> str:
+    """A migration type without its MySQL variant (``sa.String()``)."""
+    return _VARIANT.sub("", type_code)
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ def column(field: ir.Field, project: ir.Project) -> Column:
         foreign_key = (target.table, target.key, on_delete(field))
     return Column(
         name=field.name,
-        type=migration_type(field, project),
+        # Indexing a field changes only its MySQL variant: not a type change.
+        type=base_type(migration_type(field, project)),
         nullable=field.column_nullable,
         index=indexed(field),
         unique=field.unique,
@@ -58,6 +65,7 @@ def column(field: ir.Field, project: ir.Project) -> Column:
 
 def pg_type(type_code: str) -> str:
     """The PostgreSQL spelling of a migration type, for ``USING col::type``."""
+    type_code = base_type(type_code)
     for pattern, replacement in _PG_TYPES:
         if re.fullmatch(pattern, type_code):
             return re.sub(pattern, replacement, type_code)

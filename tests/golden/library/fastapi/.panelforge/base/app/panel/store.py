@@ -42,7 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from app.core.db import LoopReader, transaction
+from app.core.db import LoopReader, returns_rows, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
@@ -101,6 +101,8 @@ class Store(BulkMethods):
         self._ones = select(literal(1)).select_from(table)
         self._insert = insert(table).returning(*columns)
         self._update = update(table).returning(*columns)
+        self._plain_insert = insert(table)
+        self._plain_update = update(table)
         self._delete = delete(table).where(self._key == bindparam("key"))
         self._delete_many = delete(table).where(
             self._key.in_(bindparam("keys", expanding=True))
@@ -233,7 +235,7 @@ class Store(BulkMethods):
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
-                record = self._returned(connection.execute(self._insert, values).one())
+                record = self._returned(self._insert_row(connection, values))
                 actor.notify("after_created", record)
         except IntegrityError:
             raise Conflict("The record conflicts with existing data.") from None
@@ -262,8 +264,7 @@ class Store(BulkMethods):
                     return self._fetch_in(connection, key, actor)
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, key)
-                statement = self._update.where(self._key == key, *self.scope(actor))
-                row = connection.execute(statement.values(values)).first()
+                row = self._update_row(connection, key, values, actor)
                 if row is None:
                     raise self._not_found(key)
                 record = self._returned(row)
@@ -324,6 +325,28 @@ class Store(BulkMethods):
         if expected is not None:
             expected.check(record)
         return record
+
+    def _insert_row(self, connection: Connection, values: Mapping[str, Any]) -> Any:
+        """Insert ``values``; the row as stored (read back where no RETURNING)."""
+        if returns_rows(connection):
+            return connection.execute(self._insert, values).one()
+        result = connection.execute(self._plain_insert, values)
+        key = result.inserted_primary_key[0]
+        return connection.execute(self._select_one, {"key": key}).one()
+
+    def _update_row(
+        self, connection: Connection, key: Any, values: Mapping[str, Any], actor: Actor
+    ) -> Any:
+        """Update the record ``key`` in ``actor``'s scope; the row, or ``None``."""
+        where = (self._key == key, *self.scope(actor))
+        if returns_rows(connection):
+            statement = self._update.where(*where).values(values)
+            return connection.execute(statement).first()
+        # The dialect counts matched rows (FOUND_ROWS), not only changed ones.
+        statement = self._plain_update.where(*where).values(values)
+        if not connection.execute(statement).rowcount:
+            return None
+        return connection.execute(self._select_one, {"key": key}).first()
 
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))
