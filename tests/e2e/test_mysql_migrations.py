@@ -13,9 +13,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SERVERS, mariadb_admin, mariadb_database
-
 from conformance.support import Database
+from conftest import SERVERS, mariadb_admin, mariadb_database
 
 pytestmark = [pytest.mark.e2e, pytest.mark.mariadb]
 
