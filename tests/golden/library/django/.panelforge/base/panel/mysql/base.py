@@ -1,7 +1,7 @@
 """Django's MySQL backend on PyMySQL (pure Python), for MySQL and MariaDB.
 
 ``DATABASE_URL=mysql://…`` selects it (``config.database``). It is Django's own
-backend with three changes:
+backend with four changes:
 
 - PyMySQL stands in for mysqlclient;
 - a ``CharField`` without ``max_length`` is a string of any length, as on PostgreSQL
@@ -10,7 +10,9 @@ backend with three changes:
 - the case-insensitive lookups (``icontains``…) compare ``LOWER()`` of both sides,
   as SQLAlchemy's ``ilike`` does: the panel's tables use the binary collation
   ``utf8mb4_bin`` (values, uniqueness and order as on PostgreSQL), under which
-  ``LIKE`` alone would be case-sensitive.
+  ``LIKE`` alone would be case-sensitive;
+- its schema editor counts the statements of a migration, so one that fails partway
+  resumes where it stopped (``panel.mysql.progress``).
 
 The FastAPI projects panelforge emits store and search them the same way.
 """
@@ -24,7 +26,12 @@ from django.utils.functional import cached_property
 
 pymysql.install_as_MySQLdb()
 
-from django.db.backends.mysql import base, features, operations  # noqa: E402
+from django.db.backends.mysql import (  # noqa: E402
+    base,
+    features,
+    operations,
+    schema,
+)
 
 INDEXED_LENGTH = 768
 _CASELESS = ("iexact", "icontains", "istartswith", "iendswith")
@@ -56,11 +63,25 @@ class DatabaseOperations(operations.DatabaseOperations):
         return cast
 
 
+class DatabaseSchemaEditor(schema.DatabaseSchemaEditor):
+    """MySQL's schema editor; counts its statements while ``migrate`` resumes
+    (``connection.panel_progress``: ``panel.mysql.progress``)."""
+
+    def execute(self, sql: Any, params: Any = ()) -> None:
+        """Run ``sql``, or skip it if an interrupted migration applied it already."""
+        progress = getattr(self.connection, "panel_progress", None)
+        if progress is None or self.collect_sql:
+            super().execute(sql, params)
+            return
+        progress.run(super().execute, sql, params)
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     """Django's MySQL connection, with ``char_type`` and caseless lookups."""
 
     features_class = DatabaseFeatures
     ops_class = DatabaseOperations
+    SchemaEditorClass = DatabaseSchemaEditor
     operators = {
         **base.DatabaseWrapper.operators,
         **dict.fromkeys(_CASELESS, "LIKE LOWER(%s)"),
