@@ -341,14 +341,28 @@ def mariadb_database() -> Iterator[str]:
         mariadb_admin(f"DROP DATABASE IF EXISTS `{name}`")
 
 
+MARIADB_PARAM = pytest.param("mariadb", marks=pytest.mark.mariadb)
+
+
 @pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL database."""
-    if getattr(request, "param", "sqlite") == "sqlite":
+    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL or MariaDB
+    database."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'app.db'}"
         return
-    with postgres_database() as url:
+    with mariadb_database() if kind == "mariadb" else postgres_database() as url:
         yield url
+
+
+def sqlalchemy_url(url: str) -> str:
+    """``url`` for ``sqlalchemy.create_engine`` in the tests (MySQL through PyMySQL)."""
+    return (
+        "mysql+pymysql://" + url[len("mysql://") :]
+        if url.startswith("mysql://")
+        else url
+    )
 
 
 @pytest.fixture

@@ -15,7 +15,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import FRAMEWORKS, REPO, DjangoServer, project_env, run_panelforge
+from conftest import (
+    FRAMEWORKS,
+    MARIADB_PARAM,
+    REPO,
+    DjangoServer,
+    project_env,
+    run_panelforge,
+)
 
 pytestmark = [
     pytest.mark.e2e,
@@ -87,7 +94,9 @@ def project(tmp_path: Path) -> Path:
     return dest
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize(
+    "database_url", ["sqlite", "postgres", MARIADB_PARAM], indirect=True
+)
 def test_field_changes_migrate_with_the_rows_kept(
     project: Path, tmp_path: Path, database_url: str
 ) -> None:

@@ -14,7 +14,14 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from conftest import REPO, Server, run_panelforge, tree_files
+from conftest import (
+    MARIADB_PARAM,
+    REPO,
+    Server,
+    run_panelforge,
+    sqlalchemy_url,
+    tree_files,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -116,7 +123,7 @@ def logged_in(server: Server) -> httpx.Client:
 
 
 def rows(url: str, query: str) -> list[tuple[Any, ...]]:
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(sqlalchemy_url(url))
     try:
         with engine.connect() as connection:
             return [tuple(r) for r in connection.execute(sa.text(query))]
@@ -125,7 +132,7 @@ def rows(url: str, query: str) -> list[tuple[Any, ...]]:
 
 
 def insert(url: str, *statements: str) -> None:
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(sqlalchemy_url(url))
     try:
         with engine.begin() as connection:
             for statement in statements:
@@ -276,7 +283,9 @@ def test_removed_resource_loses_its_files_and_its_table(
 # --- (d) ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize(
+    "database_url", ["sqlite", "postgres", MARIADB_PARAM], indirect=True
+)
 def test_renamed_field_keeps_its_data(
     project: Path, tmp_path: Path, database_url: str
 ) -> None:

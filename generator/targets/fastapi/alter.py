@@ -180,15 +180,26 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     for p in _pairs(change, diff):
         loosen = not p.before.nullable and p.after.nullable
         if p.before.type != p.after.type or loosen:
-            args = [f"existing_type={p.before.type}"]
+            args = [f"existing_type={p.before.full_type}"]
             if p.before.type != p.after.type:
                 using = f"{p.before.name}::{pg_type(p.after.type)}"
-                args += [f"type_={p.after.type}", f"postgresql_using={literal(using)}"]
+                args += [
+                    f"type_={p.after.full_type}",
+                    f"postgresql_using={literal(using)}",
+                ]
             if loosen:
                 args.append("nullable=True")
             lines.append(_alter(p.before.name, args))
+    # MySQL renames with CHANGE COLUMN, which restates the whole column.
     lines += [
-        _alter(p.before.name, [f"new_column_name={literal(p.after.name)}"])
+        _alter(
+            p.before.name,
+            [
+                f"new_column_name={literal(p.after.name)}",
+                f"existing_type={p.after.full_type}",
+                f"existing_nullable={p.after.nullable}",
+            ],
+        )
         for p in _pairs(change, diff)
         if p.before.name != p.after.name
     ]

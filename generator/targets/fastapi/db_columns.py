@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from ...model import ir
 from ..columns import default_code, indexed
@@ -44,6 +45,8 @@ class Column:
     index: bool
     unique: bool
     foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
+    # The type with its MySQL variant, as migrations write it: not compared.
+    full_type: str = dataclass_field(default="", compare=False)
 
 
 def column(field: ir.Field, project: ir.Project) -> Column:
@@ -52,10 +55,12 @@ def column(field: ir.Field, project: ir.Project) -> Column:
     if field.relation:
         target = project.resource(field.relation)
         foreign_key = (target.table, target.key, on_delete(field))
+    full_type = migration_type(field, project)
     return Column(
         name=field.name,
         # Indexing a field changes only its MySQL variant: not a type change.
-        type=base_type(migration_type(field, project)),
+        type=base_type(full_type),
+        full_type=full_type,
         nullable=field.column_nullable,
         index=indexed(field),
         unique=field.unique,
