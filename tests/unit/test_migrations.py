@@ -299,3 +299,14 @@ def test_next_migration_ids_follow_the_single_head() -> None:
 )
 def test_slug(steps: list[Step], expected: str) -> None:
     assert slug(steps) == expected
+
+
+def test_a_dropped_relation_loses_its_foreign_key_before_its_index() -> None:
+    # MySQL refuses to drop an index a foreign key still needs.
+    after = edited(("      category: {type: integer, relation: Category}\n", ""))
+    flat = "".join(upgrade_code(project(), after).split())
+    foreign_key = 'batch_op.drop_constraint(op.f("fk_products_category_categories")'
+    index = 'batch_op.drop_index(op.f("ix_products_category"))'
+    assert foreign_key in flat and index in flat
+    assert flat.index(foreign_key) < flat.index(index)
+    assert flat.count('drop_index(op.f("ix_products_category")') == 1  # only there
