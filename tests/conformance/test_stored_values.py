@@ -67,3 +67,28 @@ def test_date_times_come_back_as_the_same_instant_in_utc(
             assert parsed == instant and parsed.utcoffset() == datetime.timedelta(0)
             key = created.json()["data"][resource.key]
             assert api.get(crud(resource, key)).json()[found.name] == answer
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("framework", ["fastapi", "django"])
+def test_a_value_longer_than_its_mysql_column_is_422(fleet, framework: str) -> None:
+    # An indexed string without maxLength is VARCHAR(768) on MySQL (the README says
+    # so): a longer value is refused as invalid input, never a 500.
+    deployment = fleet.get(framework, "library", "mariadb")
+    author = deployment.project.resource("Author")
+    website = "https://example.com/" + "a" * 760
+    with deployment.api() as api:
+        body = {**api.payload(author, 1), "website": website}
+        response = api.post(crud(author), json=body)
+        assert response.status_code == 422, response.text
+        message = "The Website field must not be greater than 768 characters."
+        assert response.json()["errors"] == {"website": [message]}
+        record = api.create(author)
+        patch = api.request(
+            "PATCH", crud(author, record[author.key]), json={"website": website}
+        )
+        assert patch.status_code == 422, patch.text
+        assert patch.json()["errors"] == {"website": [message]}
+        fits = website[:768]
+        body = {**api.payload(author, 2), "website": fits}
+        assert api.post(crud(author), json=body).json()["data"]["website"] == fits

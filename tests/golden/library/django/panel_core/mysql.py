@@ -5,6 +5,9 @@ migration that stopped partway (their DDL commits at once: nothing rolls back).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 CHARSET = "utf8mb4"
 # Binary: values compared, kept unique and sorted as on PostgreSQL (C collation).
 COLLATION = "utf8mb4_bin"
@@ -33,3 +36,33 @@ def resume_hint(migration: str, statements: int, command: str) -> str:
         f"\n  hint: fix the cause, then run `{command}` again: it resumes at the"
         " statement that failed"
     )
+
+
+# The length of an indexed string without maxLength on MySQL: VARCHAR(768), 768
+# four-byte characters being InnoDB's longest index key.
+INDEXED_LENGTH = 768
+_DATA_TOO_LONG = 1406
+_COLUMN = re.compile(r"Data too long for column '([^']+)'")
+
+
+def too_long_errors(
+    error: BaseException, labels: Mapping[str, str]
+) -> dict[str, list[str]] | None:
+    """The 422 errors of MySQL's "Data too long" (a value longer than its column can
+    hold: an indexed string without ``maxLength``), else ``None``.
+
+    ``error`` is the driver's, or a wrapper of it (SQLAlchemy's ``.orig``; Django
+    copies its ``args``).
+    """
+    args = (getattr(error, "orig", None) or error).args
+    if len(args) < 2 or args[0] != _DATA_TOO_LONG:
+        return None
+    found = _COLUMN.search(str(args[1]))
+    if found is None or found.group(1) not in labels:
+        return None
+    name = found.group(1)
+    message = (
+        f"The {labels[name]} field must not be greater than {INDEXED_LENGTH}"
+        " characters."
+    )
+    return {name: [message]}

@@ -16,7 +16,8 @@ hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it cha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from app.core.db import LoopReader, returns_rows, transaction
 from app.core.passwords import hash_password
@@ -48,6 +49,7 @@ from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
+from panel_core.mysql import too_long_errors
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -129,6 +131,7 @@ class Store(BulkMethods):
             for f in resource.fields
             if f.unique or f.client_key
         )
+        self._labels = {f.name: f.label for f in resource.fields}
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
             f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
@@ -231,7 +234,11 @@ class Store(BulkMethods):
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
         try:
-            with transaction(engine, writes=True) as connection, writing(connection):
+            with (
+                _fitting(self._labels),
+                transaction(engine, writes=True) as connection,
+                writing(connection),
+            ):
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
@@ -255,7 +262,11 @@ class Store(BulkMethods):
         """
         values = dict(values)
         try:
-            with transaction(engine, writes=True) as connection, writing(connection):
+            with (
+                _fitting(self._labels),
+                transaction(engine, writes=True) as connection,
+                writing(connection),
+            ):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -441,6 +452,18 @@ class Store(BulkMethods):
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
+
+
+@contextmanager
+def _fitting(labels: Mapping[str, str]) -> Iterator[None]:
+    """422 for a value its MySQL column cannot hold (``too_long_errors``)."""
+    try:
+        yield
+    except DataError as exc:
+        errors = too_long_errors(exc, labels)
+        if errors is None:
+            raise
+        raise InvalidInput(errors) from None
 
 
 def _taken(table: Table, name: str) -> Select[Any]:
