@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conformance.support import Database
-from conftest import SERVERS, mariadb_admin, mariadb_database
+from conftest import SERVERS, mariadb_admin, mariadb_database, sqlalchemy_url
 
 pytestmark = [pytest.mark.e2e, pytest.mark.mariadb]
 
@@ -117,7 +117,8 @@ def test_a_database_without_utf8mb4_bin_is_refused_before_any_change(
     with mariadb_database() as url:
         name = url.rsplit("/", 1)[1]
         mariadb_admin(f"ALTER DATABASE `{name}` CHARACTER SET latin1")
-        refused = _migrate(project, framework, url)
+        # The SQLAlchemy spelling of the URL works as well as mysql://.
+        refused = _migrate(project, framework, sqlalchemy_url(url))
         assert refused.returncode == 1, refused.stdout + refused.stderr
         assert refused.stderr == (
             f"error: the database {name} stores latin1 (latin1_swedish_ci), and the"
