@@ -14,14 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from conftest import (
-    MARIADB_PARAM,
-    REPO,
-    Server,
-    run_panelforge,
-    sqlalchemy_url,
-    tree_files,
-)
+from conftest import REPO, Server, run_panelforge, tree_files
 
 pytestmark = pytest.mark.e2e
 
@@ -123,7 +116,7 @@ def logged_in(server: Server) -> httpx.Client:
 
 
 def rows(url: str, query: str) -> list[tuple[Any, ...]]:
-    engine = sa.create_engine(sqlalchemy_url(url))
+    engine = sa.create_engine(url)
     try:
         with engine.connect() as connection:
             return [tuple(r) for r in connection.execute(sa.text(query))]
@@ -132,7 +125,7 @@ def rows(url: str, query: str) -> list[tuple[Any, ...]]:
 
 
 def insert(url: str, *statements: str) -> None:
-    engine = sa.create_engine(sqlalchemy_url(url))
+    engine = sa.create_engine(url)
     try:
         with engine.begin() as connection:
             for statement in statements:
@@ -283,9 +276,7 @@ def test_removed_resource_loses_its_files_and_its_table(
 # --- (d) ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "database_url", ["sqlite", "postgres", MARIADB_PARAM], indirect=True
-)
+@pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True)
 def test_renamed_field_keeps_its_data(
     project: Path, tmp_path: Path, database_url: str
 ) -> None:
