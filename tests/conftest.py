@@ -113,6 +113,8 @@ class Server:
     """
 
     framework = "fastapi"
+    # Whether it takes ``X-Forwarded-Proto`` from loopback as the request's scheme.
+    trusts_forwarded_proto = True
 
     def __init__(self, project: Path, database_url: str) -> None:
         self.project = project
@@ -253,12 +255,34 @@ class DjangoServer(Server):
 
 
 class RunserverServer(DjangoServer):
-    """An emitted Django project served by ``manage.py runserver`` (no reloader)."""
+    """An emitted Django project served by ``manage.py runserver`` (no reloader).
+
+    A development server: it trusts no proxy's ``X-Forwarded-Proto``.
+    """
+
+    trusts_forwarded_proto = False
 
     def serve_command(self) -> list[str]:
         """``runserver`` on ``self.port``, as the README's first steps run it."""
         address = f"127.0.0.1:{self.port}"
         return [sys.executable, "manage.py", "runserver", address, "--noreload"]
+
+
+class DjangoAsgiServer(DjangoServer):
+    """An emitted Django project over ASGI: ``uvicorn config.asgi:application``."""
+
+    def serve_command(self) -> list[str]:
+        """uvicorn on ``self.port``, as the README names it."""
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
 
 
 SERVERS: dict[str, type[Server]] = {"fastapi": Server, "django": DjangoServer}

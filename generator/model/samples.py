@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 from . import ir
 from .patterns import engine_search
@@ -69,6 +70,96 @@ def sample_value(field: ir.Field, n: int = 1) -> Any:
     return _string_sample(field, n)
 
 
+# Keys the emitted tests hand out per resource and test (more than any test makes).
+GIVEN_KEYS = 12
+
+
+def key_is_given(resource: ir.Resource) -> bool:
+    """Whether a create names the record's key (a code, say): integer keys are
+    counted and uuid keys drawn by the database instead."""
+    key = resource.key_field
+    return not (
+        key.type == "integer" or key.format == "uuid" or resource.is_read_only(key)
+    )
+
+
+def _letters(n: int, width: int) -> str:
+    """``n`` written with the letters a-z (a, b, ..., z, ba, ...), at least
+    ``width`` long."""
+    text = ""
+    while True:
+        n, digit = divmod(n, 26)
+        text = "abcdefghijklmnopqrstuvwxyz"[digit] + text
+        if not n:
+            return text.rjust(width, "a")
+
+
+def _key_candidates(field: ir.Field, n: int) -> list[str]:
+    width = max(field.min_length or 1, 2)
+    return [
+        str(_string_sample(field, n + 1) or ""),
+        _letters(n, width),
+        _letters(n, width).upper(),
+        str(n + 1).zfill(width),
+        f"key-{n + 1}",
+    ]
+
+
+def key_samples(resource: ir.Resource, count: int = GIVEN_KEYS + 2) -> list[str]:
+    """``count`` distinct keys a create may give (fewer when the key's pattern and
+    limits admit fewer that are easy to find).
+
+    Each family of candidates is tried in turn and the first that gives ``count``
+    values wins, so the keys sort alike in Python and in every database collation;
+    every one reads the same in a URL.
+    """
+    field = resource.key_field
+    best: list[str] = []
+    for family in range(5):
+        found: list[str] = []
+        for n in range(count * 8):
+            value = _key_candidates(field, n)[family]
+            if value and value not in found and _fits_a_url(field, value):
+                found.append(value)
+                if len(found) == count:
+                    return found
+        best = max(best, found, key=len)
+    return best
+
+
+_MISSING_KEYS = {"integer": 999999999, "uuid": "00000000-0000-0000-0000-000000000000"}
+
+
+def given_keys(resource: ir.Resource) -> list[str]:
+    """The keys emitted tests give the records they create, after the sample
+    payload's own (none where the database makes the keys)."""
+    if not key_is_given(resource):
+        return []
+    return key_samples(resource)[1 : GIVEN_KEYS + 1]
+
+
+def missing_key(resource: ir.Resource) -> int | str:
+    """A key of the right type and shape that no test record has."""
+    key = resource.key_field
+    found = _MISSING_KEYS.get(key.format or key.type)
+    if found is not None:
+        return found
+    values = key_samples(resource) if key_is_given(resource) else []
+    return values[-1] if len(values) == GIVEN_KEYS + 2 else "no-such-key"
+
+
+def _fits_a_url(field: ir.Field, value: str) -> bool:
+    """Whether ``value`` is a valid key that reads the same in a URL (the tests
+    compare URLs with the key written into them)."""
+    if quote(value, safe="") != value:
+        return False
+    if field.min_length is not None and len(value) < field.min_length:
+        return False
+    if field.max_length is not None and len(value) > field.max_length:
+        return False
+    return not field.pattern or engine_search(field.pattern, value)
+
+
 def sample_payload(
     resource: ir.Resource, n: int = 1, related: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -81,6 +172,11 @@ def sample_payload(
         if resource.is_read_only(field) or field.is_key and field.type == "integer":
             continue
         if field.is_key and field.format == "uuid":
+            continue
+        if field.is_key:
+            keys = key_samples(resource)
+            if keys:
+                payload[field.name] = keys[0]
             continue
         if field.relation:
             if related and field.relation in related:

@@ -13,7 +13,12 @@ from typing import Any
 from .. import paths
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
-from ..model.samples import creation_order, sample_payload
+from ..model.samples import (
+    creation_order,
+    given_keys,
+    missing_key,
+    sample_payload,
+)
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .pysource import (
@@ -192,7 +197,9 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     The schemathesis test creates them so that the item operations meet records
     that exist; ``relations`` names the fields to fill with a created target's key:
     those to resources made before (a relation to itself, or one closing a cycle,
-    stays empty: it is optional).
+    stays empty: it is optional). ``missing`` is a key no record has; ``keys``, where
+    the client names the records (a code), the keys the tests give the records they
+    create, one each.
     """
     order = creation_order(project)
     made = {resource.name: position for position, resource in enumerate(order)}
@@ -206,6 +213,8 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
                 for f in resource.fields
                 if f.relation and made[f.relation] < made[resource.name]
             },
+            "missing": missing_key(resource),
+            **({"keys": keys} if (keys := given_keys(resource)) else {}),
         }
         for resource in order
     ]

@@ -482,3 +482,48 @@ def scale_goals(result) -> list[Goal]:
             )
         )
     return goals
+
+
+def workers_report(result) -> tuple[str, list[Goal]]:
+    """Requests per second with one and two workers on PostgreSQL, and the gain."""
+    from .workers import FRAMEWORKS, OPS, WORKER_COUNTS
+
+    config = result.config
+    if result.skipped:
+        return f"Not run: {result.skipped}.", [
+            Goal("two workers on PostgreSQL serve more than one", result.skipped, None)
+        ]
+    rows, goals = [], []
+    for framework in FRAMEWORKS:
+        for op in OPS:
+            rates = [
+                median([r.rps for r in result.runs.get((framework, n, op), [])])
+                for n in WORKER_COUNTS
+            ]
+            gain = ratio(rates[-1], rates[0])
+            errors = sum(
+                r.errors
+                for n in WORKER_COUNTS
+                for r in result.runs.get((framework, n, op), [])
+            )
+            rows.append(
+                [framework, op, *(num(rate) for rate in rates), f"{num(gain, 2)}×"]
+            )
+            goals.append(
+                Goal(
+                    f"{framework} {op}: two workers on PostgreSQL serve more than one, "
+                    "without errors",
+                    f"{num(gain, 2)}×, {errors} errors",
+                    None if math.isnan(gain) else gain > 1 and errors == 0,
+                )
+            )
+    header = ["App", "op", *(f"{n} worker{'s' * (n > 1)} req/s" for n in WORKER_COUNTS)]
+    body = [
+        f"Session mode, PostgreSQL with {config.rows:,} rows, `wrk -c"
+        f"{config.connections} -d{config.seconds}s` after a {config.warmup} s warm-up, "
+        f"medians of {config.rounds} interleaved round(s). On 2 cores, wrk and "
+        "PostgreSQL run on the same cores as the workers:",
+        "",
+        table([*header, "2 ÷ 1"], rows),
+    ]
+    return "\n".join(body), goals

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/run.py          # all of it, < 15 min on 2 cores
     .venv/bin/python tests/benchmarks/run.py --quick  # a ~2-minute smoke run
-    .venv/bin/python tests/benchmarks/run.py --only serving,scale
+    .venv/bin/python tests/benchmarks/run.py --only serving,scale,workers
     .venv/bin/python tests/benchmarks/run.py --profile  # where the time goes
 
 Each comparison runs side by side in this one run (interleaved rounds, reverse order on
@@ -32,8 +32,9 @@ from .generation import GenerationConfig, run_generation  # noqa: E402
 from .scale import ScaleConfig, run_scale  # noqa: E402
 from .servers import uvicorn_stack  # noqa: E402
 from .serving import ServingConfig, run_serving  # noqa: E402
+from .workers import WorkersConfig, run_workers  # noqa: E402
 
-SECTIONS = ("generation", "serving", "scale")
+SECTIONS = ("generation", "serving", "scale", "workers")
 DOCUMENT = ROOT / "docs" / "benchmarks.md"
 
 
@@ -45,12 +46,14 @@ def _configs(args: argparse.Namespace) -> dict[str, object]:
             ),
             "serving": ServingConfig(rounds=1, seconds=1, create_seconds=1),
             "scale": ScaleConfig(sizes=(10_000, 100_000), rounds=1, seconds=1),
+            "workers": WorkersConfig(rounds=1, seconds=1),
         }
     else:
         configs = {
             "generation": GenerationConfig(),
             "serving": ServingConfig(),
             "scale": ScaleConfig(),
+            "workers": WorkersConfig(),
         }
     if args.fcg_all:
         generation = configs["generation"]
@@ -60,6 +63,7 @@ def _configs(args: argparse.Namespace) -> dict[str, object]:
         generation.rounds = dict.fromkeys(generation.sizes, args.rounds)
         configs["serving"].rounds = args.rounds
         configs["scale"].rounds = args.rounds
+        configs["workers"].rounds = args.rounds
     return configs
 
 
@@ -69,6 +73,8 @@ def _section(name: str, config: object, work: Path, log: Callable) -> tuple:
         return report.generation_report(results)
     if name == "serving":
         return report.serving_report(run_serving(config, work / "serving", log))
+    if name == "workers":
+        return report.workers_report(run_workers(config, work / "workers", log))
     return report.scale_report(run_scale(config, work / "scale", log))
 
 

@@ -2,6 +2,10 @@
 
 Tests ask for ``deployment`` (every framework × example × database), or for
 ``session_deployment`` / ``jwt_deployment`` (only the examples logging in that way).
+Each of the three also serves Django under ``manage.py runserver`` (the server Django
+developers use while developing) and over ASGI (``uvicorn config.asgi:application``),
+for one example on SQLite, each with a database of its own: a server difference
+cannot hide, for the price of two more deployments each.
 Servers start on first use and stop at the end of the session, so each
 framework × example × database is migrated and started once; tests never rely on an
 empty database (they make their own records and find them by a marker).
@@ -20,6 +24,8 @@ from conftest import (
     FRAMEWORKS,
     REPO,
     SERVERS,
+    DjangoAsgiServer,
+    RunserverServer,
     Server,
     mariadb_database,
     postgres_database,
@@ -65,9 +71,29 @@ def sqlite_params() -> list:
     return _params(EXAMPLE_IDS, ["sqlite"])
 
 
-ALL = _params(EXAMPLE_IDS)
+# Variants served by another server, on a database of their own (not the framework's
+# server of ``SERVERS`` with other settings, which shares the database).
+OWN_SERVERS: dict[str, type[Server]] = {
+    "runserver": RunserverServer,
+    "asgi": DjangoAsgiServer,
+}
+
+
+def own_server_params(examples: list[str]) -> list:
+    """Django under each of ``OWN_SERVERS``: the first of ``examples``, on SQLite."""
+    return [
+        pytest.param(
+            ("django", example, "sqlite", name),
+            id=f"django-{name}-{example}-sqlite",
+        )
+        for name in OWN_SERVERS
+        for example in examples[:1]
+    ]
+
+
 SESSION_EXAMPLES = [e for e in EXAMPLE_IDS if not MANIFESTS[e].auth.jwt]
 JWT_EXAMPLES = [e for e in EXAMPLE_IDS if MANIFESTS[e].auth.jwt]
+ALL = _params(EXAMPLE_IDS) + own_server_params(SESSION_EXAMPLES)
 
 
 class Fleet:
@@ -83,9 +109,17 @@ class Fleet:
     def close(self) -> None:
         self._stack.close()
 
-    def database_url(self, framework: str, example: str, database: str) -> str:
-        """The database of one deployment (made, and migrated by it, once)."""
+    def database_url(
+        self, framework: str, example: str, database: str, variant: str = ""
+    ) -> str:
+        """The database of one deployment (made, and migrated by it, once).
+
+        Variants share the database of their framework's server, but for those of
+        ``OWN_SERVERS``.
+        """
         key = (framework, example, database)
+        if variant in OWN_SERVERS:
+            key = (framework, example, f"{database}-{variant}")
         if key not in self._databases:
             if database == "sqlite":
                 folder = self._tmp.mktemp(f"db-{framework}-{example}")
@@ -109,14 +143,17 @@ class Fleet:
         """The deployment of ``example`` on ``database``, started on first use.
 
         A ``variant`` is another server on the same database (with ``env`` added, or
-        served by ``serve`` rather than the framework's server of ``SERVERS``).
+        served by ``serve`` rather than the framework's server of ``SERVERS``); one
+        of ``OWN_SERVERS`` is served by that server, on a database of its own.
         """
         key = (framework, example, database, variant)
         if key not in self._deployments:
-            fresh = (framework, example, database) not in self._databases
-            url = self.database_url(framework, example, database)
+            before = len(self._databases)
+            url = self.database_url(framework, example, database, variant)
+            fresh = len(self._databases) > before
             project: Path = self._generated(example, framework)
-            server = (serve or SERVERS[framework])(project, url)
+            serve = serve or OWN_SERVERS.get(variant) or SERVERS[framework]
+            server = serve(project, url)
             server.env.update(env or {})
             if fresh:
                 server.migrate()
@@ -146,17 +183,17 @@ def fleet(generated, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet
 
 @pytest.fixture(params=ALL)
 def deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
-    """Each framework × example × database, served."""
+    """Each framework × example × database, served (and Django under runserver)."""
     return fleet.get(*request.param)
 
 
-@pytest.fixture(params=_params(SESSION_EXAMPLES))
+@pytest.fixture(params=_params(SESSION_EXAMPLES) + own_server_params(SESSION_EXAMPLES))
 def session_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
     """The deployments whose clients log in for a session (cookie + CSRF token)."""
     return fleet.get(*request.param)
 
 
-@pytest.fixture(params=_params(JWT_EXAMPLES))
+@pytest.fixture(params=_params(JWT_EXAMPLES) + own_server_params(JWT_EXAMPLES))
 def jwt_deployment(request: pytest.FixtureRequest, fleet: Fleet) -> Deployment:
     """The deployments whose clients log in for a bearer token (JWT)."""
     return fleet.get(*request.param)

@@ -172,9 +172,15 @@ class Panel:
         assert self.snapshot() == before
 
     def applied(self, text: str, *extra: str) -> str:
-        """Generating ``text`` and migrating succeed; returns generate's output."""
+        """Generating ``text`` and migrating succeed; returns generate's output.
+
+        Django's ``makemigrations --check`` then finds no migration missing.
+        """
         result = self.generate(text, *extra)
         assert result.returncode == 0, result.stdout + result.stderr
+        if self.framework == "django":
+            found = self.manage("makemigrations", "--check", "--dry-run")
+            assert found.returncode == 0, found.stdout + found.stderr
         self.migrate()
         self.manifest = text
         return result.stdout

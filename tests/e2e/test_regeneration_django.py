@@ -3,12 +3,14 @@
 A manifest change adds ``app/migrations/000N_<what>.py`` (Django's declarative
 operations, written from the same field declarations as the models), so that
 ``manage.py makemigrations --check`` finds nothing left to do and ``manage.py migrate``
-brings a database holding rows forward, and back, with the rows kept.
+brings a database holding rows forward, and back, with the rows kept. After every
+scenario Django's own checks pass too (``django_checks``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +55,33 @@ def manage(project: Path, database_url: str, *args: str, stdin: str | None = Non
     )
     assert result.returncode == 0, (args, result.stdout, result.stderr)
     return result.stdout
+
+
+# What the emitted project's tests/test_checks.py runs: the production environment.
+PRODUCTION = {
+    "SECRET_KEY": "production-like-" + "k" * 20 + "0123456789abcdefghijklmnop",
+    "ALLOWED_HOSTS": "panel.example.com",
+    "DEBUG": "0",
+}
+# The warnings its README explains (check --deploy), for a session-mode project.
+EXPLAINED = {"security.W005", "security.W008", "security.W012", "security.W021"}
+
+
+def django_checks(project: Path, database_url: str) -> None:
+    """``makemigrations --check`` finds nothing missing, and ``check --deploy`` with
+    the production environment reports only what the README explains."""
+    manage(project, database_url, "makemigrations", "--check", "--dry-run")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=project,
+        env={**project_env(project, database_url), **PRODUCTION},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert set(re.findall(r"\(([a-z_]+\.[A-Z]\d{3})\)", output)) == EXPLAINED, output
 
 
 def query(project: Path, database_url: str, sql: str) -> list[list]:
@@ -108,7 +137,7 @@ def test_field_changes_migrate_with_the_rows_kept(
     body = migration.read_text()
     assert 'RenameField(model_name="book", old_name="isbn", new_name="isbn13")' in body
     assert 'migrations.RemoveField(model_name="book", name="price")' in body
-    manage(project, database_url, "makemigrations", "--check", "--dry-run")
+    django_checks(project, database_url)
     manage(project, database_url, "migrate")
     assert query(
         project, database_url, "SELECT title, isbn13, subtitle FROM books ORDER BY id"
@@ -159,6 +188,7 @@ def test_unmigrated_database_is_503_until_migrated_and_migrates_back(
     server.create_user(email, password)
     regenerate(project, tmp_path, edited((PAGES, PAGES + SUBTITLE)))
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")
+    django_checks(project, database_url)
 
     server.start()  # the new code on the old schema: starts, with a warning
     try:
@@ -224,7 +254,7 @@ def test_added_and_removed_resources_create_and_delete_models(
     body = migration.read_text()
     assert 'migrations.CreateModel(\n            name="Shelf"' in body
     assert 'migrations.DeleteModel(name="Member")' in body
-    manage(project, database_url, "makemigrations", "--check", "--dry-run")
+    django_checks(project, database_url)
     manage(project, database_url, "migrate")
     tables = query(
         project, database_url, "SELECT name FROM sqlite_master WHERE type = 'table'"

@@ -130,12 +130,13 @@ def test_deep_brackets_fail_fast_without_recursion_error(
 ) -> None:
     if parser == "python":
         monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
-    started = time.perf_counter()
     with pytest.raises(ManifestSyntaxError) as caught:
         parse_manifest("[" * depth, "m.yaml")
-    assert [issue.code for issue in caught.value.issues] == ["M005"]
-    # Both parsers slow down with every open level; reading stops at the limit.
-    assert time.perf_counter() - started < 0.5
+    issues = caught.value.issues
+    assert [issue.code for issue in issues] == ["M005"]
+    # Both parsers slow down with every open level: reading stops at the first level
+    # past the limit (how long that takes is for benchmarks, not unit tests).
+    assert (issues[0].line, issues[0].column) == (1, MAX_DEPTH + 1)
 
 
 def test_deep_nesting_inside_a_dropped_value_is_refused_too() -> None:

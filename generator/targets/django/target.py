@@ -40,7 +40,6 @@ class DjangoTarget(Target):
         f"{_TEMPLATES}/{name}"
         for name in (
             "hooks.py.jinja",
-            "models.py.jinja",
             "oag_config.py.jinja",
             "resources_init.py.jinja",
             "roles.py.jinja",
@@ -68,7 +67,7 @@ class DjangoTarget(Target):
     def resource_plans(
         self, resource: ir.Resource, project: ir.Project
     ) -> list[FilePlan]:
-        """Declaration and model, and the user's hook class."""
+        """The resource's declaration, and the user's hook class."""
         module = resource.module
         return [
             FilePlan(
@@ -93,13 +92,8 @@ class DjangoTarget(Target):
 
 
 def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
-    """Context of ``app/resources/<module>.py``: the Django model and the resource."""
-    return {
-        **common.declaration_context(resource, project),
-        "stdlib_imports": model_imports(resource),
-        "fields_of_model": model_field_lines(resource, project),
-        "str_expression": str_expression(resource),
-    }
+    """Context of ``app/resources/<module>.py``: the resource of its model."""
+    return common.declaration_context(resource, project)
 
 
 def str_expression(resource: ir.Resource) -> str:
@@ -116,13 +110,22 @@ def str_expression(resource: ir.Resource) -> str:
 
 def models_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``app/models.py``: every model, where Django looks for them."""
-    imports = sorted((r.module, r.model_name) for r in project.resources)
+    resources = sorted(project.resources, key=lambda r: r.module)
     return {
         "header": common.header_lines(project),
-        "imports": [
-            f"from app.resources.{module} import {model}" for module, model in imports
+        "stdlib_imports": sorted(
+            {module for r in resources for module in model_imports(r)}
+        ),
+        "models": [
+            {
+                "name": r.model_name,
+                "table_name": r.table,
+                "table": literal(r.table),
+                "fields": model_field_lines(r, project),
+                "str_expression": str_expression(r),
+            }
+            for r in resources
         ],
-        "exports": literal([model for _, model in imports]),
     }
 
 

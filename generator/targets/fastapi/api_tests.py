@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model import ir
-from ...model.samples import sample_value
+from ...model.samples import key_is_given, key_samples, missing_key, sample_value
 from ..pysource import LINE_LENGTH, call, exploded, literal
 
-_MISSING_KEYS = {"integer": "999999999", "uuid": "00000000-0000-0000-0000-000000000000"}
 _RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
 
 
@@ -142,9 +141,12 @@ def _relation_items(
 
 
 def _payload_items(resource: ir.Resource) -> list[str]:
-    return [
+    items = [
         f"{literal(f.name)}: {literal(sample(f))}" for f in _sampled_fields(resource)
     ]
+    if key_is_given(resource) and (keys := key_samples(resource)):
+        items.insert(0, f"{literal(resource.key)}: {literal(keys[0])}")
+    return items
 
 
 def parents_context(resource: ir.Resource, project: ir.Project) -> list[Parent]:
@@ -175,12 +177,13 @@ Constants = list[tuple[str, Any]]
 
 
 def _required_constants(resource: ir.Resource) -> Constants:
+    given = key_is_given(resource)
     required = [
         f
         for f in resource.fields
-        if f.required
-        and not f.has_default
-        and not (resource.is_read_only(f) or f.is_key)
+        if (f.is_key and given)
+        or f.required
+        and not (f.has_default or f.is_key or resource.is_read_only(f))
     ]
     if not required:
         return []
@@ -280,7 +283,6 @@ def _assignment(name: str, value: Any) -> str:
 
 def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """Context of ``tests/test_<module>_api.py``: sample payloads, cases to try."""
-    key = resource.key_field
     constants: Constants = [
         ("URI", resource.uri),
         ("URL", f"/admin/resource/{resource.uri}/crud"),
@@ -288,7 +290,7 @@ def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
         ("FORM_PAGE", f"/admin/resource/{resource.uri}/form-page"),
         ("LABEL", resource.model_name),
         ("KEY", resource.key),
-        ("MISSING_KEY", _MISSING_KEYS.get(key.format or key.type, "no-such-key")),
+        ("MISSING_KEY", str(missing_key(resource))),
         ("HIDDEN", tuple(f.name for f in resource.fields if f.format == "password")),
     ]
     constants += _required_constants(resource) + _type_constants(resource)

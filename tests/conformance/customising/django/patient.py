@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from app.resources.patient import Patient
+from app.models import Patient
 from app.resources.patient import PatientResource as GeneratedPatientResource
 from panel.hooks import Forbidden, ValidationError
 

@@ -60,7 +60,7 @@ def _probe_patterns() -> list[URLPattern]:
 
 urlpatterns = [
     path("probe/", include((_probe_patterns(), "panel"))),
-    path("", include("panel.urls")),
+    path("admin", include("panel.urls")),
 ]
 
 

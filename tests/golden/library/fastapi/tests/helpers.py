@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
@@ -25,6 +28,11 @@ except ImportError:  # FastAPI before 0.137.2 lists every route in app.routes it
 EMAIL = "ada@example.com"
 PASSWORD = "correct horse battery staple"
 _META_TOKEN = re.compile(r'<meta name="csrf-token" content="([^"]*)">')
+_SAMPLES = json.loads(Path(__file__).with_name("samples.json").read_text("utf-8"))
+# Resources whose records the client names (a code, say): their key field and the
+# keys ``create`` gives, one per record, after the one in the test's own payload.
+GIVEN_KEYS = {s["resource"]: (s["key"], s["keys"]) for s in _SAMPLES if "keys" in s}
+_given: Counter[str] = Counter()
 
 
 def log_in(client: TestClient, email: str, password: str) -> str:
@@ -80,11 +88,24 @@ def log_in_with_form(client: TestClient, email: str, password: str) -> None:
 
 
 def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """Create a record of the resource ``uri`` through the API and return it."""
+    """Create a record of the resource ``uri`` through the API and return it.
+
+    Where the client names the records (``GIVEN_KEYS``), each gets a key of its own.
+    """
+    if uri in GIVEN_KEYS:
+        field, keys = GIVEN_KEYS[uri]
+        assert _given[uri] < len(keys), f"tests/samples.json: add keys for {uri}"
+        payload = {**payload, field: keys[_given[uri]]}
+        _given[uri] += 1
     response = client.post(f"/admin/resource/{uri}/crud", json=payload)
     assert response.status_code == 201, response.text
     record: dict[str, Any] = response.json()["data"]
     return record
+
+
+def forget_given_keys() -> None:
+    """Give the keys of ``GIVEN_KEYS`` from the first again (the tables are empty)."""
+    _given.clear()
 
 
 def assert_record(

@@ -6,7 +6,7 @@ from django.apps import AppConfig
 
 
 class ProjectAppConfig(AppConfig):
-    """The resources' models (app/resources/) and their migrations."""
+    """The resources' models (app/models.py) and their migrations."""
 
     name = "app"
     verbose_name = "Resources"

@@ -11,6 +11,8 @@ one clear line, not a traceback nor a 500 at the first request.
   (middleware, ``auth.middleware``, ``auth.pipelines``) may have a static
   ``check_settings()`` raising ``ImproperlyConfigured`` (JWT mode: no usable
   JWT_SECRET).
+- ``panel.E005``: the panel's URLs are not mounted at ``PREFIX`` (``/admin``), where
+  its links, redirects and OpenAPI paths point.
 """
 
 from __future__ import annotations
@@ -90,10 +92,32 @@ def check_panel_classes(**kwargs: Any) -> list[checks.CheckMessage]:
     return errors
 
 
+def check_mount(**kwargs: Any) -> list[checks.CheckMessage]:
+    """The panel's URLs are where its links point: at ``PREFIX``."""
+    from django.urls import NoReverseMatch, reverse
+
+    from panel_core.routes import PREFIX
+
+    keep = f'Keep path("{PREFIX.strip("/")}", include("panel.urls")) in config/urls.py'
+    try:
+        mounted = reverse("panel:index")
+    except NoReverseMatch:
+        message = "The panel's URLs (panel.urls) are not in ROOT_URLCONF."
+        return [checks.Error(message, hint=keep, id="panel.E005")]
+    if mounted != PREFIX:
+        message = (
+            f"The panel is mounted at {mounted!r}, but its links, redirects and "
+            f"OpenAPI paths point at {PREFIX!r}."
+        )
+        return [checks.Error(message, hint=keep, id="panel.E005")]
+    return []
+
+
 def register() -> None:
     """Register the panel's checks (from ``PanelConfig.ready``)."""
     checks.register(check_secret_key, TAG)
     checks.register(check_panel_classes, TAG)
+    checks.register(check_mount, TAG)
 
 
 def problems() -> list[str]:

@@ -1,5 +1,6 @@
 """The panel's URLs: every route of the kernel's table, by name, in ``panel``.
 
+``config/urls.py`` mounts them at ``PREFIX`` (``path("admin", include("panel.urls"))``).
 Patterns come from ``panel_core.routes.ROUTES``, so ``reverse("panel:crud.update",
 kwargs={"resourceUri": "book-resource", "resourceItem": 5})`` and the kernel's
 ``url_for("crud.update", ...)`` give the same path. Routes sharing a path (list, store
@@ -26,12 +27,18 @@ def django_route(pattern: str) -> str:
     return _PLACEHOLDER.sub(r"<str:\1>", pattern.removeprefix("/"))
 
 
+def mounted_route(pattern: str) -> str:
+    """``/resource/{resourceUri}/crud`` → ``/resource/<str:resourceUri>/crud``, below
+    the mount (a leading slash is Django's way with ``APPEND_SLASH = False``)."""
+    return _PLACEHOLDER.sub(r"<str:\1>", pattern)
+
+
 def _patterns() -> list[URLPattern]:
     patterns = []
     for route in ROUTES.values():
-        for pattern in route.patterns:
+        for pattern in route.paths:
             patterns.append(
-                path(django_route(pattern), VIEWS[route.name], name=route.name)
+                path(mounted_route(pattern), VIEWS[route.name], name=route.name)
             )
     return patterns
 

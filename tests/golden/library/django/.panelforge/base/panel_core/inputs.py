@@ -55,6 +55,14 @@ def _no_nul(value: str) -> str:
     return value
 
 
+def _url_segment(value: str) -> str:
+    # A record's key is one segment of its URLs: servers decode %2F before routing,
+    # and clients resolve "." and "..".
+    if "/" in value or value in {".", ".."}:
+        raise PydanticCustomError("key_segment", "cannot name a record in a URL")
+    return value
+
+
 def _email(value: str) -> str:
     if not _EMAIL.fullmatch(value):
         raise PydanticCustomError("email", "not an e-mail address")
@@ -117,6 +125,8 @@ def _string_type(field: TextField) -> Any:
         checks.append(AfterValidator(_url))
     elif isinstance(field, kernel.Password):
         checks.append(AfterValidator(_hashable))
+    if field.client_key:
+        checks.append(AfterValidator(_url_segment))
     return Annotated[str, limits, *checks]
 
 
@@ -430,6 +440,7 @@ _MESSAGES = {
     "url": "The {label} field must be a valid URL.",
     "enum": "The selected {label} is invalid.",
     "nul_character": "The {label} field must not contain NUL characters.",
+    "key_segment": 'The {label} field must not contain "/" nor be "." or "..".',
 }
 
 

@@ -97,9 +97,11 @@ def seven_gadgets(gadgets: None, db: None) -> ListClient:
     return ListClient(json_client(), connection.vendor)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def samples() -> dict[str, dict[str, Any]]:
-    """Per resource URI: ``body`` (valid for a create) and ``relations``."""
+    """Per resource URI: ``body`` (valid for a create), ``relations``, ``missing``
+    (a key no record has) and, where the client names the records, the ``keys`` left
+    to give them (fresh for each test)."""
     return {s["resource"]: s for s in json.loads(_SAMPLES.read_text("utf-8"))}
 
 

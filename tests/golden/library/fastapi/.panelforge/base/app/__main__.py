@@ -50,6 +50,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         reload=args.reload,
+        workers=args.workers,
         # A request line and headers up to 64 KiB (h11's default: 16 KiB): a mass
         # delete may name 500 keys in its query string, 24 KB of UUIDs.
         h11_max_incomplete_event_size=H11_MAX_SIZE,
@@ -137,8 +138,15 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the panel with uvicorn")
     serve.add_argument("--host", default="127.0.0.1", help="default: %(default)s")
     serve.add_argument("--port", type=_port, default=8000, help="default: %(default)s")
-    serve.add_argument(
+    processes = serve.add_mutually_exclusive_group()
+    processes.add_argument(
         "--reload", action="store_true", help="restart when the code changes"
+    )
+    processes.add_argument(
+        "--workers",
+        type=_count,
+        default=None,
+        help="worker processes (default: $WEB_CONCURRENCY, else 1)",
     )
     serve.set_defaults(handler=_serve)
 
@@ -186,6 +194,14 @@ def _parser() -> argparse.ArgumentParser:
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port number (0-65535)")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a number of workers (1 or more)"
+        )
     return int(text)
 
 

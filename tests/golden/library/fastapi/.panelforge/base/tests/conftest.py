@@ -31,7 +31,13 @@ from app.core.users import User, create_user
 from app.main import create_app
 from tests.gadget_parts import CURSOR_NAMES, ListClient
 from tests.gadgets import Gadget, gadget_app
-from tests.helpers import EMAIL, PASSWORD, authorize, log_in_with_form
+from tests.helpers import (
+    EMAIL,
+    PASSWORD,
+    authorize,
+    forget_given_keys,
+    log_in_with_form,
+)
 
 SECRET_KEY = "tests-only-secret-key-never-use-it-elsewhere"
 # 32 bytes, base64: tests only.
@@ -129,3 +135,4 @@ def _empty(engine: Engine) -> None:
     with engine.begin() as connection:
         for table in reversed(Base.metadata.sorted_tables):
             connection.execute(table.delete())
+    forget_given_keys()  # the keys given before are free again

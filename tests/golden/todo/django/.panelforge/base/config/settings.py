@@ -17,6 +17,7 @@ from config.env import (
     panel_from_env,
 )
 from panel_core import assets
+from panel_core.accounts import MIN_PASSWORD_LENGTH
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -107,6 +108,14 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# Django's own password commands (createsuperuser, changepassword) refuse passwords
+# create_user refuses: shorter than MIN_PASSWORD_LENGTH (8).
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": MIN_PASSWORD_LENGTH},
+    },
+]
 
 # Sessions and CSRF speak the same protocol as the FastAPI panels: the CSRF token
 # lives in the session, is sent as the ``_token`` form field or the X-CSRF-Token
@@ -134,8 +143,17 @@ CSRF_FAILURE_VIEW = "panel.views.errors.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# Over https, browsers are told to stay on https (a year).
+# Over https, browsers are told to stay on https (a year); for the subdomains too, and
+# in the browsers' preload list, only when the domain's owner says so.
 SECURE_HSTS_SECONDS = 365 * 24 * 60 * 60
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+# SECURE_SSL_REDIRECT=1: plain http requests are redirected to https (when no proxy
+# in front does it).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
+# security.W003 looks for CsrfViewMiddleware by name: sessions are checked by its
+# subclass panel.csrf.PanelCsrfMiddleware, and JWT clients send no cookies.
+SILENCED_SYSTEM_CHECKS = ["security.W003"]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -1,9 +1,11 @@
-"""The people who may log into the panel: Django's users, the e-mail as username.
+"""The people who may log into the panel: Django's users (``django.contrib.auth``).
 
-Addresses are stored in one normal form (lower case, ``normalize_email``) as both
-``username`` and ``email``, so they are unique whatever their case and logins match
-them case-insensitively. The user of a request is read with its role in one query
-(``panel.roles``): it is the ``role`` attribute ``panel_core.abilities`` reads.
+A login names the user by username or by e-mail address, in any case, so users made
+by ``create_user`` (the address as both, in lower case) and by Django's
+``createsuperuser`` (a username and an address) log in either way. A username wins
+over an address; an address two users share names nobody. The user of a request is
+read with its role in one query (``panel.roles``): it is the ``role`` attribute
+``panel_core.abilities`` reads.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, router, transaction
-from django.db.models import Exists, F
+from django.db.models import Case, Exists, F, IntegerField, Q, Value, When
 
 from panel_core.abilities import ADMIN
 from panel_core.accounts import normalize_email
@@ -38,12 +40,45 @@ def _users() -> Any:
     return get_user_model()._default_manager
 
 
-def find_user(email: str) -> AbstractBaseUser | None:
-    """The user with this e-mail address (the login name), whatever its case."""
-    user: AbstractBaseUser | None = (
-        _users().filter(username=normalize_email(email)).first()
+def _answering_to(name: str) -> Any:
+    """The users whose username or e-mail address is ``name``, in any case."""
+    model = get_user_model()
+    username = model.USERNAME_FIELD
+    email = model.get_email_field_name()
+    matches = Q(**{f"{username}__iexact": name}) | Q(**{f"{email}__iexact": name})
+    return _users().filter(matches)
+
+
+# How a user matches a login name, best first (``find_user``).
+_SAME_USERNAME, _USERNAME, _EMAIL = 0, 1, 2
+
+
+def find_user(login: str) -> AbstractBaseUser | None:
+    """The user a login name names: by username, else by e-mail address, in any case.
+
+    One query. A username spelled exactly so wins, then one spelled in another case;
+    an address counts only when no username matches and a single user has it, so two
+    users can never be mistaken for each other.
+    """
+    model = get_user_model()
+    typed = login.strip()
+    name = normalize_email(login)
+    username = model.USERNAME_FIELD
+    rank = Case(
+        When(Q(**{username: typed}), then=Value(_SAME_USERNAME)),
+        When(Q(**{f"{username}__iexact": name}), then=Value(_USERNAME)),
+        default=Value(_EMAIL),
+        output_field=IntegerField(),
     )
-    return user
+    ranked = _answering_to(name).annotate(login_rank=rank)
+    found = list(ranked.order_by("login_rank", "pk")[:2])
+    if not found:
+        return None
+    ranks = [user.login_rank for user in found]
+    if len(found) > 1 and ranks[0] == ranks[1] != _SAME_USERNAME:
+        return None  # two users answer to this name equally: neither logs in
+    best: AbstractBaseUser = found[0]
+    return best
 
 
 def create_user(
@@ -51,9 +86,12 @@ def create_user(
 ) -> AbstractBaseUser:
     """Add an active user with ``role``; the password is stored hashed.
 
-    An ``admin`` is a Django superuser; ``role`` must be one users may carry.
+    An ``admin`` is a Django superuser; ``role`` must be one users may carry. The
+    address is the username too, and no other user may answer to it already.
     """
     address = normalize_email(email)
+    if _answering_to(address).exists():
+        raise UserExists(f"a user with e-mail {address} exists")
     try:
         with transaction.atomic():
             user: AbstractBaseUser = _users().create_user(
@@ -74,13 +112,13 @@ def has_users() -> bool:
     return exists
 
 
-def check_credentials(email: str, password: str) -> AbstractBaseUser | None:
-    """The active user with these credentials, else ``None``.
+def check_credentials(login: str, password: str) -> AbstractBaseUser | None:
+    """The active user with these credentials (a username or an address), else ``None``.
 
     Exactly one hash verification runs whether the user exists or not, so the answer
     takes as long either way; a hash made with weaker parameters is replaced.
     """
-    user = find_user(email)
+    user = find_user(login)
     stored = None if user is None else user.password
     setter = None if user is None else _rehash(user)
     valid = verify_password(password, stored, setter)
