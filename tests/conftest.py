@@ -23,6 +23,7 @@ EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))
 EXAMPLE_IDS = [p.stem for p in EXAMPLES]
 FRAMEWORKS = ["fastapi", "django"]
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -321,14 +322,71 @@ def postgres_database() -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def mariadb_available() -> bool:
+    """Whether a MariaDB (or MySQL) server answers on 127.0.0.1:3306 as root."""
+    try:
+        import pymysql
+
+        pymysql.connect(**MARIADB, connect_timeout=3).close()
+        return True
+    except Exception:
+        return False
+
+
+NO_MARIADB = "no MariaDB/MySQL server answers on 127.0.0.1:3306 (root, no password)"
+
+
+def mariadb_admin(statement: str) -> None:
+    """Run one statement on the MariaDB server as root."""
+    import pymysql
+
+    connection = pymysql.connect(**MARIADB, autocommit=True)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(statement)
+    finally:
+        connection.close()
+
+
+@contextmanager
+def mariadb_database() -> Iterator[str]:
+    """A new, empty MariaDB/MySQL database (its URL), dropped afterwards.
+
+    Made as the README says to make one (utf8mb4, binary collation). Skips the test
+    (with ``NO_MARIADB``) when no server answers.
+    """
+    if not mariadb_available():
+        pytest.skip(NO_MARIADB)
+    name = f"pf_{uuid.uuid4().hex[:12]}"
+    mariadb_admin(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+    try:
+        yield f"mysql://root@127.0.0.1:3306/{name}"
+    finally:
+        mariadb_admin(f"DROP DATABASE IF EXISTS `{name}`")
+
+
+MARIADB_PARAM = pytest.param("mariadb", marks=pytest.mark.mariadb)
+
+
 @pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL database."""
-    if getattr(request, "param", "sqlite") == "sqlite":
+    """A fresh, empty database: SQLite in tmp_path, or a new PostgreSQL or MariaDB
+    database."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'app.db'}"
         return
-    with postgres_database() as url:
+    with mariadb_database() if kind == "mariadb" else postgres_database() as url:
         yield url
+
+
+def sqlalchemy_url(url: str) -> str:
+    """``url`` for ``sqlalchemy.create_engine`` in the tests (MySQL through PyMySQL)."""
+    return (
+        "mysql+pymysql://" + url[len("mysql://") :]
+        if url.startswith("mysql://")
+        else url
+    )
 
 
 @pytest.fixture

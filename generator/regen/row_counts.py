@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..errors import OutputError
 from ..model import ir
@@ -88,7 +88,30 @@ def _connect(url: str, dest: Path) -> Any:
             return psycopg.connect(plain, connect_timeout=3)
         except psycopg.Error:
             return None
+    if scheme in ("mysql", "mariadb"):
+        return _connect_mysql(url)
     return None
+
+
+def _connect_mysql(url: str) -> Any:
+    """A PyMySQL connection to a MySQL/MariaDB ``url``, or ``None``."""
+    try:
+        import pymysql
+    except ImportError:
+        return None
+    parts = urlsplit(url)
+    try:
+        return pymysql.connect(
+            host=parts.hostname or "localhost",
+            port=parts.port or 3306,
+            user=unquote(parts.username or ""),
+            password=unquote(parts.password or ""),
+            database=unquote(parts.path.lstrip("/")),
+            charset="utf8mb4",
+            connect_timeout=3,
+        )
+    except pymysql.Error:
+        return None
 
 
 def count_damage(plan: ChangePlan, dest: Path, database_file: str) -> str | None:
@@ -114,7 +137,8 @@ def count_damage(plan: ChangePlan, dest: Path, database_file: str) -> str | None
                 cursor.close()
 
         try:
-            findings = guard.find_damage(run, kernel_checks)
+            dialect = guard.dialect_named(url.split(":", 1)[0].split("+", 1)[0])
+            findings = guard.find_damage(run, kernel_checks, dialect)
         except Exception as exc:  # not migrated yet, a hand-made schema: say so
             return (
                 f"could not count rows in {shown_url(url)} ({exc}); "

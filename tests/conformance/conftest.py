@@ -27,6 +27,7 @@ from conftest import (
     DjangoAsgiServer,
     RunserverServer,
     Server,
+    mariadb_database,
     postgres_database,
 )
 
@@ -35,6 +36,11 @@ from generator.manifest.load import load_manifest
 from .support import EMAIL, OTHER_EMAIL, PASSWORD, Database, Deployment
 
 DATABASES = ["sqlite", "postgres"]
+# MariaDB on one example per framework (CI time): the FastAPI project logs in with
+# tokens (JWT), the Django one with a session, so both frameworks and both ways of
+# logging in meet MariaDB.
+MARIADB_EXAMPLES = {"fastapi": "todo", "django": "library"}
+MARKS = {"postgres": [pytest.mark.postgres], "mariadb": [pytest.mark.mariadb]}
 MANIFESTS = {
     example: load_manifest(REPO / "examples" / f"{example}.yaml")
     for example in EXAMPLE_IDS
@@ -42,15 +48,21 @@ MANIFESTS = {
 
 
 def _params(examples: list[str], databases: list[str] = DATABASES) -> list:
+    """Each framework × example × database; MariaDB with the full matrix only."""
+    combinations = list(itertools.product(FRAMEWORKS, examples, databases))
+    if databases == DATABASES:
+        combinations += [
+            (framework, example, "mariadb")
+            for framework, example in MARIADB_EXAMPLES.items()
+            if example in examples
+        ]
     return [
         pytest.param(
             (framework, example, database),
             id=f"{framework}-{example}-{database}",
-            marks=[pytest.mark.postgres] if database == "postgres" else [],
+            marks=MARKS.get(database, []),
         )
-        for framework, example, database in itertools.product(
-            FRAMEWORKS, examples, databases
-        )
+        for framework, example, database in combinations
     ]
 
 
@@ -112,6 +124,8 @@ class Fleet:
             if database == "sqlite":
                 folder = self._tmp.mktemp(f"db-{framework}-{example}")
                 url = f"sqlite:///{folder / 'conformance.db'}"
+            elif database == "mariadb":
+                url = self._stack.enter_context(mariadb_database())
             else:
                 url = self._stack.enter_context(postgres_database())
             self._databases[key] = url

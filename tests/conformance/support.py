@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 from conftest import Server
@@ -223,7 +223,7 @@ def page_token(client: httpx.Client, url: str = "/admin") -> str:
 
 @dataclass
 class Database:
-    """Direct SQL on a deployment's database (SQLite file or PostgreSQL)."""
+    """Direct SQL on a deployment's database (SQLite file, PostgreSQL or MariaDB)."""
 
     url: str
     _tables: dict[str, str] = field(default_factory=dict)
@@ -240,17 +240,26 @@ class Database:
             finally:
                 connection.close()
             return
+        if self.mysql:
+            yield from _mysql_connection(self.url)
+            return
         import psycopg
 
         address = re.sub(r"^postgresql\+\w+://", "postgresql://", self.url)
         with psycopg.connect(address, autocommit=True) as connection:
             yield connection
 
+    @property
+    def mysql(self) -> bool:
+        """Whether the database is MySQL or MariaDB."""
+        return self.url.startswith(("mysql", "mariadb"))
+
     def execute(self, statement: str) -> list[tuple[Any, ...]]:
         """Run one statement; returns its rows (if any)."""
         with self.connect() as connection:
-            cursor = connection.execute(statement)
-            rows = cursor.fetchall() if cursor.description else []
+            cursor = connection.cursor()
+            cursor.execute(statement)
+            rows = list(cursor.fetchall()) if cursor.description else []
             cursor.close()
             return rows
 
@@ -265,7 +274,8 @@ class Database:
             return found
         rows = self.execute(
             "SELECT table_name, column_name FROM information_schema.columns"
-            " WHERE table_schema = current_schema()"
+            " WHERE table_schema = "
+            + ("database()" if self.mysql else "current_schema()")
         )
         tables: dict[str, set[str]] = {}
         for table, column in rows:
@@ -283,3 +293,22 @@ class Database:
             assert len(found) == 1, (resource.name, found)
             self._tables[resource.name] = found[0]
         return self._tables[resource.name]
+
+
+def _mysql_connection(url: str) -> Iterator[Any]:
+    import pymysql
+
+    parts = urlsplit(url)
+    connection = pymysql.connect(
+        host=parts.hostname,
+        port=parts.port or 3306,
+        user=parts.username or "root",
+        password=parts.password or "",
+        database=parts.path.lstrip("/"),
+        charset="utf8mb4",
+        autocommit=True,
+    )
+    try:
+        yield connection
+    finally:
+        connection.close()

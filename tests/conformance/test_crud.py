@@ -262,8 +262,10 @@ def test_list_parameters_are_checked(deployment: Deployment) -> None:
             body = response.json()
             assert body["message"] == f"{pages} (and 3 more errors)"
             assert set(body["errors"]) == set(several)
-            # Parameters the API does not know are ignored.
-            assert api.get(crud(resource), params={"colour": "red"}).status_code == 200
+            # Parameters the API does not know are refused, by name.
+            unknown = api.get(crud(resource), params={"colour": "red"})
+            assert unknown.status_code == 422
+            assert list(unknown.json()["errors"]) == ["colour"]
 
 
 def _check_store(api: Api, resource: ir.Resource) -> dict[str, Any]:

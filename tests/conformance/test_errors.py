@@ -223,16 +223,34 @@ def test_invalid_bodies_are_422(deployment: Deployment) -> None:
                     assert response.json() == _error(message, {"body": [message]})
 
 
+def _unique_where(
+    database: Database, table: str, column: str, marker: str, value: str
+) -> None:
+    """A unique index on the rows where ``column`` holds ``value``.
+
+    MySQL and MariaDB have no partial index: a unique index on a generated column
+    that holds the value only there, written the same on both.
+    """
+    if not database.mysql:
+        database.execute(
+            f"CREATE UNIQUE INDEX {marker}_unique ON {table} ({column})"
+            f" WHERE {column} = '{value}'"
+        )
+        return
+    database.execute(
+        f"ALTER TABLE {table} ADD COLUMN {marker}_taken VARCHAR(255) AS"
+        f" (CASE WHEN {column} = '{value}' THEN {column} END) VIRTUAL,"
+        f" ADD UNIQUE INDEX {marker}_unique ({marker}_taken)"
+    )
+
+
 def _conflicts(api: Api, database: Database, resource: ir.Resource) -> None:
     """409s: a unique index and a reference, added to the database behind the API."""
     table = database.table_of(resource)
     field = marker_field(resource)
     marker = new_marker()
     taken = marker_value(field, marker, 1)
-    database.execute(
-        f"CREATE UNIQUE INDEX {marker}_unique ON {table} ({field.name})"
-        f" WHERE {field.name} = '{taken}'"
-    )
+    _unique_where(database, table, field.name, marker, taken)
     conflict = {"message": "The record conflicts with existing data."}
     first = api.create(resource, 1, marker)
     response = api.post(crud(resource), json=api.payload(resource, 1, marker))

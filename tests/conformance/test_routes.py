@@ -36,7 +36,7 @@ def test_browsers_are_sent_from_the_api_to_the_pages(deployment: Deployment) -> 
         for resource in deployment.project.resources:
             record = api.create(resource, 1)
             key = record[resource.key]
-            for accept in ("text/html", "*/*", ""):
+            for accept in ("text/html", BROWSER["Accept"], "application/json;q=0, */*"):
                 response = api.get(
                     crud(resource) + "?sort=-id&page=1", headers={"Accept": accept}
                 )

@@ -284,3 +284,37 @@ def test_sessions_over_https_have_secure_cookies(
         cookie = response.headers["set-cookie"].lower()
         assert ("; secure" in cookie) is trusted, cookie
         assert "httponly" in cookie and "samesite=lax" in cookie
+
+
+def test_the_served_spec_documents_the_session_login(
+    session_deployment: Deployment,
+) -> None:
+    """A client following only the spec logs in, sends the cookie it names and the
+    CSRF header the writes declare, and logs out."""
+    resource = session_deployment.project.resources[0]
+    with session_deployment.client() as client:
+        spec = client.get("/oag.json").json()
+        scheme = spec["components"]["securitySchemes"]["sessionCookie"]
+        login = spec["paths"]["/admin/authenticate"]["post"]
+        assert list(login["requestBody"]["content"]) == ["application/json"]
+        credentials = {"username": EMAIL, "password": PASSWORD}
+        response = client.post("/admin/authenticate", json=credentials, headers=JSON)
+        assert response.status_code == 200, response.text
+        assert set(response.json()) == {"message", "csrf_token"}
+        assert list(client.cookies) == [scheme["name"]]
+        store = spec["paths"][crud(resource)]["post"]
+        assert store["security"] == [{"sessionCookie": []}]
+        (csrf,) = [p for p in store["parameters"] if p["in"] == "header"]
+        headers = {**JSON, csrf["name"]: response.json()["csrf_token"]}
+        with session_deployment.api(log_in=False) as api:
+            body = api.payload(resource, 1)
+        # Only the documented cookie travels: a client sending it alone is logged in.
+        only = {scheme["name"]: client.cookies[scheme["name"]]}
+        with session_deployment.client() as bare:
+            bare.cookies.update(only)
+            created = bare.post(crud(resource), json=body, headers=headers)
+            assert created.status_code == 201, created.text
+            logout = spec["paths"]["/admin/logout"]
+            assert list(logout) == ["delete"]
+            assert bare.delete("/admin/logout", headers=headers).status_code == 200
+            assert bare.get(crud(resource), headers=JSON).status_code == 401

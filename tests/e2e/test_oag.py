@@ -205,7 +205,7 @@ def test_docs_page_in_a_browser(
     sync_api = pytest.importorskip("playwright.sync_api")
     project = fresh_copy(generated(example))
     spec = json.loads((project / SPEC_FILES[1]).read_text(encoding="utf-8"))
-    jwt = "securitySchemes" in spec["components"]
+    jwt = "bearerAuth" in spec["components"]["securitySchemes"]
     server = _server(project, tmp_path)
     server.run_app("migrate")
     _create_user(server)

@@ -195,7 +195,7 @@ def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
     }
     library = build_spec(projects.library())
     ids = [op["operationId"] for _, _, op in operations(library)]
-    assert len(ids) == len(set(ids)) == 21
+    assert len(ids) == len(set(ids)) == 23  # with the login and the logout
 
 
 @pytest.mark.parametrize(
@@ -210,19 +210,17 @@ def test_kernel_operation_ids_match_generator_naming(uri: str, route: str) -> No
 def test_component_names_follow_the_model(library: dict[str, Any]) -> None:
     names = list(schemas(library))
     reserved = load_kernel().openapi.schemas.RESERVED_NAMES
-    assert (
-        tuple(names[:7])
-        == reserved
-        == (
-            "Message",
-            "ValidationError",
-            "PaginationLink",
-            "DeleteResponse",
-            "MassDeleteResponse",
-            "AuthenticateRequest",
-            "AuthenticateResponse",
-        )
+    assert reserved == (
+        "Message",
+        "ValidationError",
+        "PaginationLink",
+        "DeleteResponse",
+        "MassDeleteResponse",
+        "AuthenticateRequest",
+        "AuthenticateResponse",
+        "SessionAuthenticateResponse",
     )
+    assert tuple(names[:7]) == reserved[:7]  # JWT: no session login answer
     suffixes = ["", "Create", "Update", "Paginator", "SaveResponse"]
     for model in ("Author", "Book", "Member"):
         assert all(model + suffix in names for suffix in suffixes)
@@ -280,15 +278,49 @@ def test_bearer_scheme_declared_under_the_name_operations_use(
     assert unauthorized["headers"]["WWW-Authenticate"]["required"] is True
 
 
-def test_without_jwt_there_is_no_security_and_no_login() -> None:
+def test_session_specs_document_the_cookie_login_and_csrf_header() -> None:
     doc = build_spec(projects.library(jwt=False))
-    assert "securitySchemes" not in doc["components"]
-    assert "/admin/authenticate" not in doc["paths"]
-    assert "Authentication" not in [t["name"] for t in doc["tags"]]
-    assert "AuthenticateRequest" not in schemas(doc)
-    for _, _, op in operations(doc):
-        assert "security" not in op
+    assert doc["components"]["securitySchemes"] == {
+        "sessionCookie": {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": "panel_session",
+            "description": (
+                "The session cookie `POST /admin/authenticate` sets (or the login "
+                "page)."
+            ),
+        }
+    }
+    assert "Authentication" in [t["name"] for t in doc["tags"]]
+    login = doc["paths"]["/admin/authenticate"]["post"]
+    assert login["security"] == []
+    assert login["requestBody"]["content"] == {
+        "application/json": {
+            "schema": {"$ref": "#/components/schemas/AuthenticateRequest"}
+        }
+    }
+    answer = login["responses"]["200"]
+    assert resolve(doc, answer["content"]["application/json"]["schema"]) == {
+        "type": "object",
+        "required": ["message", "csrf_token"],
+        "properties": {"message": {"type": "string"}, "csrf_token": {"type": "string"}},
+    }
+    assert "panel_session" in answer["headers"]["Set-Cookie"]["description"]
+    assert "AuthenticateResponse" not in schemas(doc)
+    logout = doc["paths"]["/admin/logout"]["delete"]
+    assert logout["operationId"] == "logout"
+    assert sorted(logout["responses"]) == ["200", "401", "403"]
+    for path, method, op in operations(doc):
+        if path == "/admin/authenticate":
+            continue
+        assert op["security"] == [{"sessionCookie": []}]
         assert "401" in op["responses"]
+        csrf = [p for p in op.get("parameters", ()) if p["name"] == "X-CSRF-Token"]
+        if method == "get":
+            assert csrf == []
+        else:  # every request that changes data sends the session's token
+            assert len(csrf) == 1 and csrf[0]["in"] == "header"
+            assert csrf[0]["required"] is True
 
 
 def test_login_operation(library: dict[str, Any]) -> None:
@@ -337,6 +369,19 @@ def test_create_body_carries_the_declared_constraints(library: dict[str, Any]) -
     assert schemas(library)["AuthorCreate"]["properties"]["name"]["minLength"] == 1
 
 
+def test_required_text_is_never_empty_in_bodies(library: dict[str, Any]) -> None:
+    # Blank (empty, or spaces only) is refused as "required": minLength 1 says so.
+    for model, required in (("Book", "title"), ("Member", "email")):
+        for kind in ("Create", "Update"):
+            props = schemas(library)[model + kind]["properties"]
+            assert props[required]["minLength"] == 1, (model, kind)
+    book = schemas(library)["BookCreate"]["properties"]
+    assert "minLength" not in book["isbn"] and "minLength" not in book["summary"]
+    member = schemas(library)["MemberCreate"]["properties"]
+    assert member["password"]["minLength"] == 8  # a longer minimum is kept
+    assert "minLength" not in schemas(library)["Book"]["properties"]["title"]
+
+
 def test_update_body_requires_nothing_and_has_no_defaults(
     library: dict[str, Any],
 ) -> None:
@@ -355,15 +400,19 @@ def test_read_only_and_key_fields_are_not_in_bodies(library: dict[str, Any]) -> 
     assert "token" in schemas(library)["Member"]["properties"]
 
 
-def test_bodies_accept_json_and_forms(library: dict[str, Any]) -> None:
-    for path, method, op in operations(library):
-        if method in {"post", "put", "patch"} and "/resource/" in path:
-            content = op["requestBody"]["content"]
-            assert list(content) == [
-                "application/json",
-                "application/x-www-form-urlencoded",
-            ]
-            assert op["requestBody"]["required"] is True
+@pytest.mark.parametrize("jwt", [False, True], ids=["session", "jwt"])
+def test_bodies_are_documented_as_json_only(jwt: bool) -> None:
+    # The server still reads its pages' urlencoded forms; API clients send JSON.
+    doc = build_spec(projects.library(jwt=jwt))
+    bodies = 0
+    for _, method, op in operations(doc):
+        if "requestBody" in op:
+            bodies += 1
+            assert list(op["requestBody"]["content"]) == ["application/json"]
+            # A mass delete's keys may come in the query instead.
+            assert op["requestBody"]["required"] is (method != "delete")
+    assert bodies == 1 + 3 * 4  # the login; create, put, patch, mass delete of each
+    assert "x-www-form-urlencoded" not in json.dumps(doc)
 
 
 # Responses
@@ -508,17 +557,28 @@ def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:
 
 def test_list_parameters(library: dict[str, Any]) -> None:
     params = _parameters(library, "get", "/admin/resource/book-resource/crud")
+    filters = [f"filter[{n}]" for n in ("id", "title", "isbn", "pages", "price")]
+    filters += [
+        f"filter[{n}]"
+        for n in ("available", "genre", "published_on", "summary", "author")
+    ]
     assert list(params) == [
         "page",
         "per_page",
         "sort",
-        "filter",
+        *filters,
         "search",
         "query-tag",
         "total",
         "cursor",
     ]
-    assert params["page"]["schema"]["minimum"] == 1
+    # No default a client would send that conflicts with a cursor.
+    assert params["page"]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 2**31 - 1,
+    }
+    assert "default" not in params["total"]["schema"]
     assert params["per_page"]["schema"] == {
         "type": "integer",
         "minimum": 1,
@@ -526,23 +586,32 @@ def test_list_parameters(library: dict[str, Any]) -> None:
         "default": 25,
     }
     assert params["query-tag"]["schema"]["enum"] == ["available", "science"]
-    filters = params["filter"]
-    assert (filters["style"], filters["explode"]) == ("deepObject", True)
-    assert filters["schema"]["additionalProperties"] is False
-    assert filters["schema"]["properties"]["available"] == {"type": "boolean"}
-    assert (
-        "password"
-        not in _parameters(library, "get", "/admin/resource/member-resource/crud")[
-            "filter"
-        ]["schema"]["properties"]
-    )
+    # One plain parameter per filterable field: no deepObject, which clients send as
+    # ``?available=true``.
+    assert params["filter[available]"]["schema"] == {"type": "boolean"}
+    assert params["filter[genre]"]["schema"]["enum"] == [
+        "fiction",
+        "science",
+        "history",
+    ]
+    assert all("style" not in p for p in params.values())
+    members = _parameters(library, "get", "/admin/resource/member-resource/crud")
+    assert "filter[password]" not in members and "filter[email]" in members
 
 
 def test_search_and_tags_only_when_declared() -> None:
     plain = projects.resource("Plain", projects.field("name"), title="Plains")
     doc = build_spec(projects.project(plain))
     params = _parameters(doc, "get", "/admin/resource/plain-resource/crud")
-    assert list(params) == ["page", "per_page", "sort", "filter", "total", "cursor"]
+    assert list(params) == [
+        "page",
+        "per_page",
+        "sort",
+        "filter[id]",
+        "filter[name]",
+        "total",
+        "cursor",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -569,16 +638,15 @@ def test_sort_pattern_admits_only_sortable_fields(
 
 def test_mass_delete_takes_a_bounded_ids_array(library: dict[str, Any]) -> None:
     ids = _parameters(library, "delete", "/admin/resource/book-resource/crud")["ids[]"]
-    assert (ids["in"], ids["required"], ids["style"], ids["explode"]) == (
-        "query",
-        True,
-        "form",
-        True,
-    )
+    assert (ids["in"], ids["style"], ids["explode"]) == ("query", "form", True)
+    assert "required" not in ids  # or in the body
     schema = ids["schema"]
     assert (schema["type"], schema["minItems"], schema["maxItems"]) == ("array", 1, 500)
     assert schema["items"]["type"] == "integer"
     assert (schema["items"]["minimum"], schema["items"]["maximum"]) == INT64
+    op = library["paths"]["/admin/resource/book-resource/crud"]["delete"]
+    body = op["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["ids"] and body["properties"]["ids"] == schema
 
 
 def test_app_limits_narrow_the_documented_ones() -> None:
@@ -653,8 +721,11 @@ def test_every_resource_operation_documents_the_role_refusal(jwt: bool) -> None:
         if "/resource/" in path:
             resource_operations += 1
             assert refused == {"$ref": "#/components/responses/Forbidden"}
-        else:  # logging in and out is never a role's decision
+        elif jwt or path.endswith("/authenticate"):
+            # logging in and out is never a role's decision
             assert refused is None
+        else:  # a session's logout without its CSRF token is refused
+            assert refused == {"$ref": "#/components/responses/Forbidden"}
     assert resource_operations == 7 * 3
     if jwt:
         assert media["example"] == UNAUTHORIZED

@@ -160,8 +160,21 @@ def test_comment_lines_wrap_at_88() -> None:
     ("manifest_field", "sa_type", "python_type"),
     [
         (field("title", max_length=200, required=True), "sa.String(200)", "str"),
-        (field("isbn"), "sa.String", "str | None"),
-        (field("summary", format="text"), "sa.Text", "str | None"),
+        (
+            field("isbn", sortable=False),
+            'sa.String().with_variant(sa.Text(2**32 - 1), "mysql", "mariadb")',
+            "str | None",
+        ),
+        (
+            field("code", unique=True),
+            'sa.String().with_variant(sa.String(768), "mysql", "mariadb")',
+            "str | None",
+        ),
+        (
+            field("summary", format="text"),
+            'sa.Text().with_variant(sa.Text(2**32 - 1), "mysql", "mariadb")',
+            "str | None",
+        ),
         (field("on", format="date"), "sa.Date", "datetime.date | None"),
         (
             field("at", format="date-time", required=True),

@@ -70,8 +70,7 @@ def _table_renamed(change: TableChange) -> bool:
     return change.before.table != change.after.table
 
 
-def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
-    table = change.before.table
+def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
     moved = _table_renamed(change)
     names = [f.name for f in change.dropped if indexed(f)]
     names += [
@@ -79,13 +78,33 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
         for p in _pairs(change, diff)
         if p.before.index and (moved or _index_changes(p))
     ]
+    return names
+
+
+def _unkeyed_columns(change: TableChange, diff: SchemaDiff) -> set[str]:
+    """Columns whose foreign key the first batch drops."""
+    names = {f.name for f in change.dropped if f.relation}
+    names |= {
+        p.before.name
+        for p in _pairs(change, diff)
+        if p.before.foreign_key and _foreign_key_moves(change, p)
+    }
+    return names
+
+
+def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """Indexes dropped before the table changes; those of a column whose foreign key
+    goes are dropped after it, in the batch (MySQL keeps an index its key needs)."""
+    table = change.before.table
+    keyed = _unkeyed_columns(change, diff)
     return [
         call(
             "op.drop_index",
             [f"op.f({literal(_index_name(table, n))})", f"table_name={literal(table)}"],
             indent=1,
         )
-        for n in names
+        for n in _dropped_index_names(change, diff)
+        if n not in keyed
     ]
 
 
@@ -177,18 +196,35 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         for p in _pairs(change, diff)
         if p.before.foreign_key and _foreign_key_moves(change, p)
     ]
+    keyed = _unkeyed_columns(change, diff)
+    lines += [
+        f"batch_op.drop_index(op.f({literal(_index_name(table, name))}))"
+        for name in _dropped_index_names(change, diff)
+        if name in keyed
+    ]
     for p in _pairs(change, diff):
         loosen = not p.before.nullable and p.after.nullable
         if p.before.type != p.after.type or loosen:
-            args = [f"existing_type={p.before.type}"]
+            args = [f"existing_type={p.before.full_type}"]
             if p.before.type != p.after.type:
                 using = f"{p.before.name}::{pg_type(p.after.type)}"
-                args += [f"type_={p.after.type}", f"postgresql_using={literal(using)}"]
+                args += [
+                    f"type_={p.after.full_type}",
+                    f"postgresql_using={literal(using)}",
+                ]
             if loosen:
                 args.append("nullable=True")
             lines.append(_alter(p.before.name, args))
+    # MySQL renames with CHANGE COLUMN, which restates the whole column.
     lines += [
-        _alter(p.before.name, [f"new_column_name={literal(p.after.name)}"])
+        _alter(
+            p.before.name,
+            [
+                f"new_column_name={literal(p.after.name)}",
+                f"existing_type={p.after.full_type}",
+                f"existing_nullable={p.after.nullable}",
+            ],
+        )
         for p in _pairs(change, diff)
         if p.before.name != p.after.name
     ]

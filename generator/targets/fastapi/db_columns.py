@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from ...model import ir
 from ..columns import default_code, indexed
@@ -26,6 +27,12 @@ _PG_TYPES = (
     (r"sa\.DateTime\(timezone=True\)", "timestamptz"),
     (r"sa\.Uuid\(\)", "uuid"),
 )
+_VARIANT = re.compile(r'\.with_variant\(sa\.\w+\([^)]*\), "mysql", "mariadb"\)$')
+
+
+def base_type(type_code: str) -> str:
+    """A migration type without its MySQL variant (``sa.String()``)."""
+    return _VARIANT.sub("", type_code)
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,8 @@ class Column:
     index: bool
     unique: bool
     foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
+    # The type with its MySQL variant, as migrations write it: not compared.
+    full_type: str = dataclass_field(default="", compare=False)
 
 
 def column(field: ir.Field, project: ir.Project) -> Column:
@@ -46,9 +55,12 @@ def column(field: ir.Field, project: ir.Project) -> Column:
     if field.relation:
         target = project.resource(field.relation)
         foreign_key = (target.table, target.key, on_delete(field))
+    full_type = migration_type(field, project)
     return Column(
         name=field.name,
-        type=migration_type(field, project),
+        # Indexing a field changes only its MySQL variant: not a type change.
+        type=base_type(full_type),
+        full_type=full_type,
         nullable=field.column_nullable,
         index=indexed(field),
         unique=field.unique,
@@ -58,6 +70,7 @@ def column(field: ir.Field, project: ir.Project) -> Column:
 
 def pg_type(type_code: str) -> str:
     """The PostgreSQL spelling of a migration type, for ``USING col::type``."""
+    type_code = base_type(type_code)
     for pattern, replacement in _PG_TYPES:
         if re.fullmatch(pattern, type_code):
             return re.sub(pattern, replacement, type_code)

@@ -21,6 +21,12 @@ from ..columns import (
 from ..pysource import call, literal
 
 _KEY_TYPE = 'sa.BigInteger().with_variant(sa.Integer(), "sqlite")'
+# MySQL/MariaDB have no VARCHAR without a length: an unbounded string is LONGTEXT
+# there (TEXT's 64 KB is less than a request may carry), or VARCHAR(768) when
+# indexed (768 × 4 utf8mb4 bytes: InnoDB's largest index key). Django's are the same.
+MYSQL_INDEXED_LENGTH = 768
+_MYSQL_TEXT = '.with_variant(sa.Text(2**32 - 1), "mysql", "mariadb")'
+_MYSQL_INDEXED = f'.with_variant(sa.String({MYSQL_INDEXED_LENGTH}), "mysql", "mariadb")'
 
 
 def _integer_type(field: ir.Field) -> str:
@@ -37,7 +43,7 @@ def _string_type(field: ir.Field) -> str:
     if field.enum is not None:
         return f"sa.String({max(len(str(o)) for o in field.enum)})"
     by_format = {
-        "text": "sa.Text",
+        "text": "sa.Text()" + _MYSQL_TEXT,
         "uuid": "sa.Uuid",
         "password": "sa.String(255)",
         "date": "sa.Date",
@@ -45,7 +51,10 @@ def _string_type(field: ir.Field) -> str:
     }
     if field.format in by_format:
         return by_format[field.format]
-    return f"sa.String({field.max_length})" if field.max_length else "sa.String"
+    if field.max_length:
+        return f"sa.String({field.max_length})"
+    keyed = field.is_key or indexed(field)
+    return "sa.String()" + (_MYSQL_INDEXED if keyed else _MYSQL_TEXT)
 
 
 def sa_type(field: ir.Field) -> str:

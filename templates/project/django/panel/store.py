@@ -19,12 +19,13 @@ changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
-from django.db import IntegrityError, connections, models, transaction
+from django.db import DataError, IntegrityError, connections, models, transaction
 from django.db.models import Max, Q, TextField
 from django.db.models.functions import Cast
 from django.db.models.lookups import IContains
@@ -34,6 +35,7 @@ from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import json_type
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
+from panel_core.mysql import too_long_errors
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -83,6 +85,7 @@ class Store(BulkMethods):
         }
         self._columns = columns
         self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
+        self._labels = {f.name: f.label for f in resource.fields}
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -185,7 +188,7 @@ class Store(BulkMethods):
     def create(self, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
         try:
-            with transaction.atomic():
+            with _fitting(self._labels), transaction.atomic():
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(values, actor)
                 self._check_unique(values, None)
@@ -209,7 +212,7 @@ class Store(BulkMethods):
         """
         values = dict(values)
         try:
-            with transaction.atomic():
+            with _fitting(self._labels), transaction.atomic():
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -370,6 +373,18 @@ class Store(BulkMethods):
                 errors[field.name] = [f"The {field.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
+
+
+@contextmanager
+def _fitting(labels: Mapping[str, str]) -> Iterator[None]:
+    """422 for a value its MySQL column cannot hold (``too_long_errors``)."""
+    try:
+        yield
+    except DataError as exc:
+        errors = too_long_errors(exc, labels)
+        if errors is None:
+            raise
+        raise InvalidInput(errors) from None
 
 
 def _searchable(

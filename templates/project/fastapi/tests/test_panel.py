@@ -17,7 +17,7 @@ def test_an_unknown_resource_is_404(client: TestClient) -> None:
 
 
 def test_browsers_are_sent_to_the_pages(client: TestClient) -> None:
-    for accept in ("text/html", "*/*", ""):
+    for accept in ("text/html", "text/html,*/*;q=0.8", "application/json;q=0, */*"):
         response = client.get(
             f"{URL}?sort=-id", headers={"Accept": accept}, follow_redirects=False
         )

@@ -9,7 +9,7 @@ from panel_core.credentials import login_page_context
 from panel_core.errors import InvalidInput
 from panel_core.urls import login_url
 
-from ..accept import wants_json
+from ..accept import wants_json, wants_page_json
 from ..auth import authentication
 from ..bodies import form_value
 from ..formdata import is_form_submission
@@ -43,7 +43,7 @@ def authenticate(request: HttpRequest) -> HttpResponse:
     try:
         return configured_pipeline()(request, read_credentials(request))
     except InvalidInput as exc:
-        if wants_json(request) or not is_form_submission(request):
+        if wants_page_json(request) or not is_form_submission(request):
             raise
         return _login_page(
             request,

@@ -13,7 +13,7 @@ from panel_core.pages import FRAGMENT, PageError
 from panel_core.resource_pages import viewable
 from panel_core.urls import page_url
 
-from ..accept import wants_json
+from ..accept import wants_page_json
 from ..acting import panel_user
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
@@ -24,7 +24,7 @@ from ..templating import render
 
 def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
     panel = registry().get(uri)
-    if wants_json(request):
+    if wants_page_json(request):
         raise NotAcceptable(f"This URL serves a page; the JSON API is {panel.crud_url}")
     return panel
 

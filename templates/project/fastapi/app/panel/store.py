@@ -16,7 +16,8 @@ hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it cha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,14 +41,15 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
-from app.core.db import LoopReader, transaction
+from app.core.db import LoopReader, returns_rows, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
+from panel_core.mysql import too_long_errors
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -101,6 +103,8 @@ class Store(BulkMethods):
         self._ones = select(literal(1)).select_from(table)
         self._insert = insert(table).returning(*columns)
         self._update = update(table).returning(*columns)
+        self._plain_insert = insert(table)
+        self._plain_update = update(table)
         self._delete = delete(table).where(self._key == bindparam("key"))
         self._delete_many = delete(table).where(
             self._key.in_(bindparam("keys", expanding=True))
@@ -127,6 +131,7 @@ class Store(BulkMethods):
             for f in resource.fields
             if f.unique or f.client_key
         )
+        self._labels = {f.name: f.label for f in resource.fields}
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
             f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
@@ -229,11 +234,15 @@ class Store(BulkMethods):
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
         try:
-            with transaction(engine, writes=True) as connection, writing(connection):
+            with (
+                _fitting(self._labels),
+                transaction(engine, writes=True) as connection,
+                writing(connection),
+            ):
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
-                record = self._returned(connection.execute(self._insert, values).one())
+                record = self._returned(self._insert_row(connection, values))
                 actor.notify("after_created", record)
         except IntegrityError:
             raise Conflict("The record conflicts with existing data.") from None
@@ -253,7 +262,11 @@ class Store(BulkMethods):
         """
         values = dict(values)
         try:
-            with transaction(engine, writes=True) as connection, writing(connection):
+            with (
+                _fitting(self._labels),
+                transaction(engine, writes=True) as connection,
+                writing(connection),
+            ):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -262,8 +275,7 @@ class Store(BulkMethods):
                     return self._fetch_in(connection, key, actor)
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, key)
-                statement = self._update.where(self._key == key, *self.scope(actor))
-                row = connection.execute(statement.values(values)).first()
+                row = self._update_row(connection, key, values, actor)
                 if row is None:
                     raise self._not_found(key)
                 record = self._returned(row)
@@ -324,6 +336,28 @@ class Store(BulkMethods):
         if expected is not None:
             expected.check(record)
         return record
+
+    def _insert_row(self, connection: Connection, values: Mapping[str, Any]) -> Any:
+        """Insert ``values``; the row as stored (read back where no RETURNING)."""
+        if returns_rows(connection):
+            return connection.execute(self._insert, values).one()
+        result = connection.execute(self._plain_insert, values)
+        key = result.inserted_primary_key[0]
+        return connection.execute(self._select_one, {"key": key}).one()
+
+    def _update_row(
+        self, connection: Connection, key: Any, values: Mapping[str, Any], actor: Actor
+    ) -> Any:
+        """Update the record ``key`` in ``actor``'s scope; the row, or ``None``."""
+        where = (self._key == key, *self.scope(actor))
+        if returns_rows(connection):
+            statement = self._update.where(*where).values(values)
+            return connection.execute(statement).first()
+        # The dialect counts matched rows (FOUND_ROWS), not only changed ones.
+        statement = self._plain_update.where(*where).values(values)
+        if not connection.execute(statement).rowcount:
+            return None
+        return connection.execute(self._select_one, {"key": key}).first()
 
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))
@@ -418,6 +452,18 @@ class Store(BulkMethods):
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
+
+
+@contextmanager
+def _fitting(labels: Mapping[str, str]) -> Iterator[None]:
+    """422 for a value its MySQL column cannot hold (``too_long_errors``)."""
+    try:
+        yield
+    except DataError as exc:
+        errors = too_long_errors(exc, labels)
+        if errors is None:
+            raise
+        raise InvalidInput(errors) from None
 
 
 def _taken(table: Table, name: str) -> Select[Any]:

@@ -129,6 +129,8 @@ AUTHENTICATION_BACKENDS = [
     "panel.users.PanelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The cookie's name is the FastAPI panels' too: the spec documents it (sessionCookie).
+SESSION_COOKIE_NAME = "panel_session"
 SESSION_COOKIE_AGE = env_int("SESSION_LIFETIME", 14 * 24 * 60 * 60, low=60)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -179,6 +181,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = PANEL_MAX_BODY_SIZE
 # Mass delete takes at most this many ids at once.
 PANEL_MAX_MASS_DELETE = env_int("MAX_MASS_DELETE", 500, low=1)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = max(1000, PANEL_MAX_MASS_DELETE + 100)
+# Text sent to the API or a form is trimmed before it is checked, and a blank value
+# of a required field is refused; TRIM_STRINGS=0 keeps spaces as sent.
+PANEL_TRIM_STRINGS = env_bool("TRIM_STRINGS", True)
 # CSV imports (…/handler/import) larger than this are refused with 413.
 PANEL_MAX_IMPORT_SIZE = env_int("MAX_IMPORT_SIZE", 10 * 1024 * 1024, low=1024)
 # REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the

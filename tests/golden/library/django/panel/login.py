@@ -26,7 +26,7 @@ from panel_core.credentials import Credentials, parse_credentials
 from panel_core.errors import InvalidInput
 from panel_core.urls import PREFIX, safe_path
 
-from .accept import wants_json
+from .accept import wants_page_json
 from .bodies import read_body
 from .formdata import is_form_submission
 from .redirects import see_other
@@ -97,7 +97,7 @@ class SessionLogin:
             raise InvalidInput({"username": [FAILED]})
         # A new session key and a new CSRF token: nothing of the anonymous one is kept.
         auth.login(request, user, backend=_BACKEND)
-        if wants_json(request) or not is_form_submission(request):
+        if wants_page_json(request) or not is_form_submission(request):
             body = {"message": "Authenticated.", "csrf_token": get_token(request)}
             return json_response(body)
         return see_other(safe_path(credentials.next, PREFIX))

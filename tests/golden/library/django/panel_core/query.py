@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from .fields import Field, json_type
+from .fields import Field, Select, json_type
 from .resource import Resource
 
 INT64_MIN = -(2**63)
@@ -44,6 +44,20 @@ ESTIMATE_CAP = 10_000
 # Longer tokens are refused before decoding (a cursor holds a few sort values).
 MAX_CURSOR_LENGTH = 2048
 _INVALID_CURSOR = "The cursor is invalid: use a next_cursor or prev_cursor as given."
+# The parameters of the JSON list besides ``filter[<field>]``; any other is refused.
+LIST_PARAMETERS = (
+    "page",
+    "per_page",
+    "sort",
+    "search",
+    "query-tag",
+    "total",
+    "cursor",
+)
+_UNKNOWN = (
+    "The {name} parameter is unknown: use page, per_page, sort, filter[field], "
+    "search, query-tag, total or cursor."
+)
 
 
 class QueryError(ValueError):
@@ -197,33 +211,21 @@ def parse_list_query(
     max_per_page: int,
     paging_modes: bool = False,
 ) -> ListQuery:
-    """Validate the list parameters of a request; unknown parameters are ignored
-    (but ``filter=x`` or ``filter[x][$ne]=…`` is refused: it would not filter).
+    """Validate the list parameters of a request (but ``filter=x`` or
+    ``filter[x][$ne]=…`` is refused: it would not filter).
 
-    ``paging_modes`` reads ``total`` and ``cursor`` (the JSON list does; pages and
-    exports ignore both).
+    ``paging_modes`` reads ``total`` and ``cursor`` and refuses unknown parameters
+    (the JSON list does, so a misspelt filter never silently lists everything; pages
+    and exports ignore them, as they ignore ``total`` and ``cursor``).
     """
-    values: dict[str, str] = {}
-    filters: dict[str, str] = {}
-    malformed: list[str] = []  # filter=x, filter[x][$ne]=…: refused, not ignored
-    for name, value in params:
-        match = _FILTER.fullmatch(name)
-        if match:
-            filters[match.group(1)] = value
-        elif name == "filter" or name.startswith("filter["):
-            malformed.append(name)
-        else:
-            values[name] = value
     errors: dict[str, list[str]] = {}
+    values, filters = _split_parameters(params, errors, known_only=paging_modes)
     page = _bounded_int(values.get("page"), 1, 1, MAX_PAGE, "page", errors)
     per_page = _bounded_int(
         values.get("per_page"), resource.per_page, 1, max_per_page, "per_page", errors
     )
     sort = _parse_sort(resource, values.get("sort") or resource.default_sort, errors)
     parsed_filters = _parse_filters(resource, filters, errors)
-    for name in malformed:
-        message = f"The {name} parameter is not a filter: use filter[field]=value."
-        errors[name] = [message]
     search = values.get("search") or None
     if search is not None and "\x00" in search:
         errors["search"] = ["The search term must not contain NUL characters."]
@@ -251,6 +253,31 @@ def parse_list_query(
         cursor = decode_cursor(resource, query, values["cursor"])
         query = replace(query, cursor=cursor)
     return query
+
+
+def _split_parameters(
+    params: Iterable[tuple[str, str]],
+    errors: dict[str, list[str]],
+    *,
+    known_only: bool,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(other parameters, filters by field name); ``filter=x`` or
+    ``filter[x][$ne]=…`` is refused, not ignored, and with ``known_only`` any
+    parameter the list does not know."""
+    values: dict[str, str] = {}
+    filters: dict[str, str] = {}
+    for name, value in params:
+        match = _FILTER.fullmatch(name)
+        if match:
+            filters[match.group(1)] = value
+        elif name == "filter" or name.startswith("filter["):
+            message = f"The {name} parameter is not a filter: use filter[field]=value."
+            errors[name] = [message]
+        elif known_only and name not in LIST_PARAMETERS:
+            errors[name] = [_UNKNOWN.format(name=name)]
+        else:
+            values[name] = value
+    return values, filters
 
 
 def _parse_total(
@@ -390,11 +417,18 @@ def _parse_filters(
         try:
             value = parse_value(resource.field_map[name], text)
             _check_range(resource.field_map[name], value)
+            _check_option(resource.field_map[name], value)
         except ValueError as exc:
             errors[key] = [f"The {key} value {exc}."]
             continue
         parsed.append((name, value))
     return tuple(parsed)
+
+
+def _check_option(field: Field, value: Any) -> None:
+    """Refuse a filter value that is none of the field's options: none can match."""
+    if isinstance(field, Select) and value not in field.options:
+        raise ValueError("is not one of the options")
 
 
 def _check_range(field: Field, value: Any) -> None:

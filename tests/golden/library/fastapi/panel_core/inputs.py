@@ -6,6 +6,13 @@ validated strictly (no "1" for 1, no 1 for true); forms arrive as strings and ar
 validated in lax mode. Only writable fields exist in the schemas, so keys, read-only
 and undeclared fields can never be written. Errors read like MoonShine's (Laravel's).
 
+Blank is not a value, in JSON as in forms (Laravel's ``TrimStrings`` and
+``ConvertEmptyStringsToNull`` with its ``required`` rule): strings are trimmed
+(passwords excepted; the TRIM_STRINGS setting off keeps them as sent), then a blank
+value (empty, or only spaces) of a required field is refused as "required", and of a
+field that accepts null is null. Length, pattern and option checks see the trimmed
+value.
+
 Framework-neutral: the FastAPI and the Django panels validate with these same models,
 so their 422 answers carry the same ``errors`` messages by construction.
 """
@@ -157,6 +164,35 @@ def value_type(field: kernel.Field) -> Any:
     return Annotated[str, AfterValidator(_no_nul)]
 
 
+class Blank(Exception):
+    """A required field's value is blank."""
+
+
+def blank_rule(field: kernel.Field, *, trim: bool) -> Callable[[Any], Any]:
+    """What a field makes of a value before its type is checked: a string trimmed
+    (unless ``trim`` is off, or a password), and when blank, :class:`Blank` for a
+    required field, null for a field that accepts null, else left to the type's
+    checks; an integral number (``48.0``) of an integer field, that integer."""
+    strip = trim and not isinstance(field, kernel.Password)
+    integral = kernel.json_type(field) == "integer"
+
+    def coerce(value: Any) -> Any:
+        if integral and isinstance(value, float) and value.is_integer():
+            return int(value)  # 48.0 is an integer (JSON Schema 2020-12)
+        if not isinstance(value, str):
+            return value
+        if strip:
+            value = value.strip()
+        if not value.strip():  # blank: empty, or spaces only (Laravel's ``required``)
+            if field.required:
+                raise Blank(field.name)
+            if field.accepts_null:
+                return None
+        return value
+
+    return coerce
+
+
 def input_model(
     name: str, fields: tuple[kernel.Field, ...], *, create: bool
 ) -> type[BaseModel]:
@@ -259,13 +295,16 @@ def without_blank_secrets(resource: type[Resource], body: Body) -> Body:
 class Inputs:
     """The create and update models of one resource, and their error messages."""
 
-    def __init__(self, resource: type[Resource], *, max_ids: int) -> None:
+    def __init__(
+        self, resource: type[Resource], *, max_ids: int, trim_strings: bool = True
+    ) -> None:
         name = resource.__name__
         writable = resource.creatable_fields
         self._create = input_model(f"{name}Create", writable, create=True)
         self._update = input_model(
             f"{name}Update", resource.writable_fields, create=False
         )
+        self._rules = {f.name: blank_rule(f, trim=trim_strings) for f in writable}
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
         self._key_field = resource.key_field
@@ -278,12 +317,14 @@ class Inputs:
             f.name for f in writable if isinstance(f, kernel.DateTime)
         )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
-        # In a form, an empty non-text input means "no value"; so does an empty
-        # e-mail address or URL, which can never be valid.
+        # In a form, an empty non-text input of an optional field means "no value";
+        # so does an empty e-mail address or URL, which can never be valid. (Blank
+        # values of required fields are refused by the blank rule.)
         self._blank_is_null = frozenset(
             f.name
             for f in writable
-            if not _is_text(f) or isinstance(f, kernel.Email | kernel.Url)
+            if not f.required
+            and (not _is_text(f) or isinstance(f, kernel.Email | kernel.Url))
         )
 
     def for_create(self, body: Body) -> dict[str, Any]:
@@ -297,11 +338,11 @@ class Inputs:
     def from_text(self, values: Mapping[str, Any], *, create: bool) -> dict[str, Any]:
         """A record's values from text cells (a CSV import row), checked as forms are."""
         model = self._create if create else self._update
-        errors: dict[str, list[str]] = {}
+        values, errors = self._not_blank(dict(values))
         try:
-            parsed = model.model_validate(dict(values))
+            parsed = model.model_validate(values)
         except ValidationError as exc:
-            errors = self.messages(exc.errors())
+            errors = {**self.messages(exc.errors()), **errors}
         errors.update(self._unix_times(values))
         if errors:
             raise InvalidInput(errors)
@@ -342,8 +383,11 @@ class Inputs:
             ) from None
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
-        values = None if isinstance(body, bytes) else self._form_values(body)
-        errors: dict[str, list[str]] = {}
+        if isinstance(body, bytes):
+            body, errors = self._json_not_blank(body)
+            values = None
+        else:
+            values, errors = self._not_blank(self._form_values(body))
         try:
             if values is None:
                 # No body at all names no field, as an empty form does.
@@ -351,11 +395,44 @@ class Inputs:
             else:
                 parsed = model.model_validate(values)
         except ValidationError as exc:
-            errors = self.messages(exc.errors())
+            errors = {**self.messages(exc.errors()), **errors}
         errors.update(self._unix_times(body if values is None else values))
         if errors:
             raise InvalidInput(errors)
         return parsed.model_dump(by_alias=True, exclude_unset=True)
+
+    def _not_blank(
+        self, values: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        """``values`` trimmed, blanks null; required fields left blank are taken out
+        and answered "required" (:func:`blank_rule`)."""
+        kept: dict[str, Any] = {}
+        errors: dict[str, list[str]] = {}
+        for name, value in values.items():
+            rule = self._rules.get(name)
+            try:
+                kept[name] = value if rule is None else rule(value)
+            except Blank:
+                label = self._labels[name]
+                errors[name] = [_MESSAGES["missing"].format(label=label)]
+        return kept, errors
+
+    def _json_not_blank(self, body: bytes) -> tuple[bytes, dict[str, list[str]]]:
+        """A JSON body with the blank rule applied; unchanged when it changes nothing
+        (or is no JSON object: Pydantic says what is wrong with it)."""
+        try:
+            values = orjson.loads(body) if body.strip() else None
+        except orjson.JSONDecodeError:
+            return body, {}
+        if not isinstance(values, dict):
+            return body, {}
+        kept, errors = self._not_blank(values)
+        same = all(
+            type(kept.get(k)) is type(v) and kept[k] == v for k, v in values.items()
+        )
+        if same and not errors:
+            return body, {}
+        return orjson.dumps(kept), errors
 
     def _unix_times(self, body: bytes | Mapping[str, Any]) -> dict[str, list[str]]:
         """Date-times written as Unix times ("1704103200"), which Pydantic accepts

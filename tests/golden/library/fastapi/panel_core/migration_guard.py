@@ -9,8 +9,10 @@ generates the migration and the project's database is reachable.
 
 The checks speak plain SQL through one callable, ``run(sql) -> rows``, so the same
 code serves Alembic (``op.get_bind()``), Django (``schema_editor.connection``) and
-panelforge itself (a DB-API connection). Names and values come from the generated
-migration, never from a request; they are quoted all the same.
+panelforge itself (a DB-API connection), and a ``Dialect`` says how to spell it
+(MySQL quotes names with backticks and counts characters with ``CHAR_LENGTH``). Names
+and values come from the generated migration, never from a request; they are quoted
+all the same.
 """
 
 from __future__ import annotations
@@ -28,6 +30,23 @@ EXAMPLES = 3  # example keys named per finding
 _INTEGER = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _INT64 = 2**63
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How the checks' SQL is spelt: identifier quotes, a text's length in characters."""
+
+    quote: str = '"'
+    length: str = "LENGTH(CAST({} AS TEXT))"
+
+
+STANDARD = Dialect()  # SQLite and PostgreSQL
+MYSQL = Dialect(quote="`", length="CHAR_LENGTH({})")  # MySQL and MariaDB
+
+
+def dialect_named(name: str) -> Dialect:
+    """The ``Dialect`` of a database by its SQLAlchemy or Django vendor name."""
+    return MYSQL if name in ("mysql", "mariadb") else STANDARD
 
 
 class MigrationRefused(Exception):
@@ -100,9 +119,10 @@ def _listed(check: Check) -> str:
     return ", ".join(repr(v) for v in check.argument)  # type: ignore[attr-defined]
 
 
-def quote_name(name: str) -> str:
-    """An SQL identifier, double-quoted (SQLite and PostgreSQL)."""
-    return '"' + name.replace('"', '""') + '"'
+def quote_name(name: str, dialect: Dialect = STANDARD) -> str:
+    """An SQL identifier, quoted (double quotes; MySQL: backticks)."""
+    quote = dialect.quote
+    return quote + name.replace(quote, quote + quote) + quote
 
 
 def quote_value(value: object) -> str:
@@ -114,11 +134,12 @@ def quote_value(value: object) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
-def _condition(check: Check) -> str | None:
+def _condition(check: Check, dialect: Dialect) -> str | None:
     """The WHERE clause of the damaged rows, when SQL can say it."""
-    column = quote_name(check.column)
+    column = quote_name(check.column, dialect)
     if check.kind == "longer_than":
-        return f"LENGTH(CAST({column} AS TEXT)) > {int(check.argument)}"  # type: ignore[call-overload]
+        length = dialect.length.format(column)
+        return f"{length} > {int(check.argument)}"  # type: ignore[call-overload]
     if check.kind == "null":
         return f"{column} IS NULL"
     if check.kind == "values":
@@ -152,34 +173,31 @@ def _fits(kind: str, value: object) -> bool:
         return False
 
 
-def _select(check: Check, condition: str) -> str:
-    return f"FROM {quote_name(check.table)} WHERE {condition}"
+def _select(check: Check, condition: str, dialect: Dialect) -> str:
+    return f"FROM {quote_name(check.table, dialect)} WHERE {condition}"
 
 
-def _find(run: RunSql, check: Check) -> Finding | None:
-    key = quote_name(check.key)
+def _find(run: RunSql, check: Check, dialect: Dialect) -> Finding | None:
+    key = quote_name(check.key, dialect)
+    column = quote_name(check.column, dialect)
     if check.kind == "duplicates":
-        column = quote_name(check.column)
         rows = run(
-            f"SELECT {column} FROM {quote_name(check.table)} "
+            f"SELECT {column} FROM {quote_name(check.table, dialect)} "
             f"WHERE {column} IS NOT NULL GROUP BY {column} "
             f"HAVING COUNT(*) > 1 ORDER BY {column}"
         )
         found = [row[0] for row in rows]
-    elif (condition := _condition(check)) is not None:
-        count = int(run(f"SELECT COUNT(*) {_select(check, condition)}")[0][0])  # type: ignore[call-overload]
+    elif (condition := _condition(check, dialect)) is not None:
+        rows_from = _select(check, condition, dialect)
+        count = int(run(f"SELECT COUNT(*) {rows_from}")[0][0])  # type: ignore[call-overload]
         if not count:
             return None
-        examples = run(
-            f"SELECT {key} {_select(check, condition)} ORDER BY {key} "
-            f"LIMIT {EXAMPLES}"
-        )
+        examples = run(f"SELECT {key} {rows_from} ORDER BY {key} LIMIT {EXAMPLES}")
         return Finding(check, count, tuple(row[0] for row in examples))
     else:
         rows = run(
-            f"SELECT {key}, {quote_name(check.column)} "
-            f"{_select(check, quote_name(check.column) + ' IS NOT NULL')} "
-            f"ORDER BY {key}"
+            f"SELECT {key}, {column} "
+            f"{_select(check, column + ' IS NOT NULL', dialect)} ORDER BY {key}"
         )
         found = [row[0] for row in rows if not _fits(check.kind, row[1])]
     if not found:
@@ -187,9 +205,11 @@ def _find(run: RunSql, check: Check) -> Finding | None:
     return Finding(check, len(found), tuple(found[:EXAMPLES]))
 
 
-def find_damage(run: RunSql, checks: Iterable[Check]) -> list[Finding]:
+def find_damage(
+    run: RunSql, checks: Iterable[Check], dialect: Dialect = STANDARD
+) -> list[Finding]:
     """Every check that finds rows, in the order given."""
-    return [f for c in checks if (f := _find(run, c)) is not None]
+    return [f for c in checks if (f := _find(run, c, dialect)) is not None]
 
 
 def describe(
@@ -201,8 +221,10 @@ def describe(
     return "\n".join(lines)
 
 
-def refuse_damage(run: RunSql, checks: Sequence[Check], migration: str) -> None:
+def refuse_damage(
+    run: RunSql, checks: Sequence[Check], migration: str, dialect: Dialect = STANDARD
+) -> None:
     """Raise :class:`MigrationRefused` when any check finds rows; else do nothing."""
-    findings = find_damage(run, checks)
+    findings = find_damage(run, checks, dialect)
     if findings:
         raise MigrationRefused(describe(findings, f"migration {migration}"))

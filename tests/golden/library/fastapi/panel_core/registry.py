@@ -85,6 +85,7 @@ class Registry(Generic[StoreT]):
         max_per_page: int,
         max_ids: int,
         roles: RoleTable | None = None,
+        trim_strings: bool = True,
     ) -> None:
         self.roles = Roles(roles)
         classes: dict[str, type[Resource]] = {}
@@ -94,7 +95,12 @@ class Registry(Generic[StoreT]):
             classes[cls.uri] = cls
         self._resources = {
             uri: _panel_resource(
-                cls, store(cls, classes), max_per_page, max_ids, self.roles
+                cls,
+                store(cls, classes),
+                max_per_page,
+                max_ids,
+                self.roles,
+                trim_strings=trim_strings,
             )
             for uri, cls in classes.items()
         }
@@ -129,14 +135,20 @@ def relations(
 
 
 def _panel_resource(
-    cls: type[Resource], store: StoreT, max_per_page: int, max_ids: int, roles: Roles
+    cls: type[Resource],
+    store: StoreT,
+    max_per_page: int,
+    max_ids: int,
+    roles: Roles,
+    *,
+    trim_strings: bool,
 ) -> PanelResource[StoreT]:
     resource = cls()
     resource.roles = roles
     panel = PanelResource(
         resource=resource,
         store=store,
-        inputs=Inputs(cls, max_ids=max_ids),
+        inputs=Inputs(cls, max_ids=max_ids, trim_strings=trim_strings),
         max_per_page=min(cls.max_per_page, max_per_page),
         crud_url=crud_url(cls.uri),
         lifecycle=Lifecycle(resource),

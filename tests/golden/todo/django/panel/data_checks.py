@@ -16,7 +16,13 @@ from typing import Any
 
 from django.db import migrations
 
-from panel_core.migration_guard import Check, Rows, quote_name, refuse_damage
+from panel_core.migration_guard import (
+    Check,
+    Rows,
+    dialect_named,
+    quote_name,
+    refuse_damage,
+)
 
 __all__ = ["Check", "data_check", "move_values", "rename_text_indexes", "undo_check"]
 
@@ -32,6 +38,10 @@ def _runner(schema_editor: Any) -> Callable[[str], Rows]:
     return run
 
 
+def _dialect(schema_editor: Any) -> Any:
+    return dialect_named(schema_editor.connection.vendor)
+
+
 def _noop(apps: Any, schema_editor: Any) -> None:
     del apps, schema_editor
 
@@ -41,7 +51,9 @@ def data_check(checks: Sequence[Check], migration: str) -> migrations.RunPython:
 
     def forwards(apps: Any, schema_editor: Any) -> None:
         del apps
-        refuse_damage(_runner(schema_editor), checks, migration)
+        refuse_damage(
+            _runner(schema_editor), checks, migration, _dialect(schema_editor)
+        )
 
     return migrations.RunPython(forwards, _noop, elidable=False)
 
@@ -51,7 +63,8 @@ def undo_check(checks: Sequence[Check], migration: str) -> migrations.RunPython:
 
     def backwards(apps: Any, schema_editor: Any) -> None:
         del apps
-        refuse_damage(_runner(schema_editor), checks, f"{migration} (undo)")
+        run, dialect = _runner(schema_editor), _dialect(schema_editor)
+        refuse_damage(run, checks, f"{migration} (undo)", dialect)
 
     return migrations.RunPython(_noop, backwards, elidable=False)
 
@@ -67,10 +80,8 @@ def move_values(
     def apply(pairs: Sequence[tuple[object, object]]) -> Callable[[Any, Any], None]:
         def run(apps: Any, schema_editor: Any) -> None:
             del apps
-            sql = (
-                f"UPDATE {quote_name(table)} SET {quote_name(column)} = %s "
-                f"WHERE {quote_name(column)} = %s"
-            )
+            quote = schema_editor.connection.ops.quote_name
+            sql = f"UPDATE {quote(table)} SET {quote(column)} = %s WHERE {quote(column)} = %s"
             with schema_editor.connection.cursor() as cursor:
                 for old, new in pairs:
                     cursor.execute(sql, [new, old])

@@ -34,6 +34,7 @@ class Registry(kernel.Registry[Store]):
         max_per_page: int,
         max_ids: int,
         roles: RoleTable | None = None,
+        trim_strings: bool = True,
     ) -> None:
         super().__init__(
             resources,
@@ -41,6 +42,7 @@ class Registry(kernel.Registry[Store]):
             max_per_page=max_per_page,
             max_ids=max_ids,
             roles=roles,
+            trim_strings=trim_strings,
         )
         # A relation's target narrows the records a write may point at by its scope.
         lifecycles = {panel.uri: panel.lifecycle for panel in self}
@@ -59,6 +61,7 @@ def registry() -> Registry:
         max_per_page=settings.PANEL_MAX_PER_PAGE,
         max_ids=settings.PANEL_MAX_MASS_DELETE,
         roles=ROLES,
+        trim_strings=settings.PANEL_TRIM_STRINGS,
     )
 
 

@@ -357,7 +357,7 @@ def test_server_errors_are_json_without_a_traceback(
 
 
 def test_browsers_are_sent_to_the_pages(api: Client) -> None:
-    for accept in ("text/html", "*/*", ""):
+    for accept in ("text/html", "text/html,*/*;q=0.8", "application/json;q=0, */*"):
         response = api.get(f"{URL}?sort=-id", headers={"Accept": accept})
         assert response.status_code == 303
         assert response["Location"] == f"/admin/resource/{URI}/index-page?sort=-id"

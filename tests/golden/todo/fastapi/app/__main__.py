@@ -28,7 +28,8 @@ def _configuration_error() -> str | None:
     except ModuleNotFoundError as exc:
         return (
             f"DATABASE_URL needs the {exc.name} package "
-            "(for PostgreSQL: pip install -e '.[postgres]')"
+            "(for PostgreSQL: pip install -e '.[postgres]'; "
+            "for MySQL or MariaDB: pip install -e '.[mysql]')"
         )
     return None
 

@@ -88,6 +88,7 @@ def test_the_password_is_never_an_argument() -> None:
         main(["create-user", "ada@example.com", "--password", "x"])
 
 
+@pytest.mark.usefixtures("production_hashes")
 def test_hashes_are_argon2id_at_owasp_cost() -> None:
     stored = hash_password("pass phrase")
     assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")

@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import LoopReader, transaction
+from app.core.db import LoopReader, returns_rows, transaction
 from app.core.models import Base, BigKey
 from app.core.passwords import hash_password, needs_rehash, verify_password
 from panel_core.abilities import ADMIN
@@ -127,10 +127,15 @@ def create_user(
         "is_active": True,
         "role": role,
     }
-    statement = sa.insert(_TABLE).values(values).returning(*_SELECT.selected_columns)
+    statement = sa.insert(_TABLE).values(values)
     try:
         with transaction(engine, writes=True) as connection:
-            row = connection.execute(statement).one()
+            if returns_rows(connection):
+                statement = statement.returning(*_SELECT.selected_columns)
+                row = connection.execute(statement).one()
+            else:
+                key = connection.execute(statement).inserted_primary_key[0]
+                row = connection.execute(_SELECT.where(_TABLE.c.id == key)).one()
     except IntegrityError:
         raise UserExists(f"a user with e-mail {values['email']} exists") from None
     return User(*row)
@@ -145,14 +150,15 @@ def has_users(engine: Engine) -> bool:
 def set_role(engine: Engine, email: str, role: str) -> User:
     """Give the user with this e-mail address ``role``; it applies at their next request."""
     address = normalize_email(email)
-    statement = (
-        sa.update(_TABLE)
-        .where(sa.func.lower(_TABLE.c.email) == address)
-        .values(role=role)
-        .returning(*_SELECT.selected_columns)
-    )
+    matches = sa.func.lower(_TABLE.c.email) == address
+    statement = sa.update(_TABLE).where(matches).values(role=role)
     with transaction(engine, writes=True) as connection:
-        row = connection.execute(statement).first()
+        if returns_rows(connection):
+            statement = statement.returning(*_SELECT.selected_columns)
+            row = connection.execute(statement).first()
+        else:
+            connection.execute(statement)
+            row = connection.execute(_SELECT.where(matches)).first()
     if row is None:
         raise NoSuchUser(f"no user has the e-mail address {address}")
     return User(*row)

@@ -22,7 +22,9 @@ class Member(Base):
     __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
-    email: Mapped[str] = mapped_column(sa.String, index=True)
+    email: Mapped[str] = mapped_column(
+        sa.String().with_variant(sa.String(768), "mysql", "mariadb"), index=True
+    )
     token: Mapped[uuid.UUID | None] = mapped_column(
         sa.Uuid, default=uuid.uuid4, index=True
     )

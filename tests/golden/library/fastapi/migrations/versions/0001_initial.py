@@ -26,8 +26,16 @@ def upgrade() -> None:
             "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False
         ),
         sa.Column("name", sa.String(120), nullable=False),
-        sa.Column("email", sa.String(), nullable=True),
-        sa.Column("website", sa.String(), nullable=True),
+        sa.Column(
+            "email",
+            sa.String().with_variant(sa.String(768), "mysql", "mariadb"),
+            nullable=True,
+        ),
+        sa.Column(
+            "website",
+            sa.String().with_variant(sa.String(768), "mysql", "mariadb"),
+            nullable=True,
+        ),
         sa.Column("born_on", sa.Date(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_authors")),
         sqlite_autoincrement=True,
@@ -42,13 +50,21 @@ def upgrade() -> None:
             "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False
         ),
         sa.Column("title", sa.String(200), nullable=False),
-        sa.Column("isbn", sa.String(), nullable=True),
+        sa.Column(
+            "isbn",
+            sa.String().with_variant(sa.String(768), "mysql", "mariadb"),
+            nullable=True,
+        ),
         sa.Column("pages", sa.Integer(), nullable=True),
         sa.Column("price", sa.Double(), nullable=True),
         sa.Column("available", sa.Boolean(), nullable=False),
         sa.Column("genre", sa.String(7), nullable=True),
         sa.Column("published_on", sa.Date(), nullable=True),
-        sa.Column("summary", sa.Text(), nullable=True),
+        sa.Column(
+            "summary",
+            sa.Text().with_variant(sa.Text(2**32 - 1), "mysql", "mariadb"),
+            nullable=True,
+        ),
         sa.Column("author", sa.BigInteger(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_books")),
         sa.ForeignKeyConstraint(
@@ -72,7 +88,11 @@ def upgrade() -> None:
         sa.Column(
             "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False
         ),
-        sa.Column("email", sa.String(), nullable=False),
+        sa.Column(
+            "email",
+            sa.String().with_variant(sa.String(768), "mysql", "mariadb"),
+            nullable=False,
+        ),
         sa.Column("token", sa.Uuid(), nullable=True),
         sa.Column("password", sa.String(255), nullable=False),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),

@@ -4,7 +4,9 @@ SQLite gets WAL, enforced foreign keys, a busy timeout and a larger page cache o
 connection; writes start with ``BEGIN IMMEDIATE`` so two writers queue on the busy
 timeout instead of failing when a read lock cannot be upgraded. PostgreSQL goes
 through psycopg 3 with a connection pool, in UTC, giving up on a connection after
-``CONNECT_TIMEOUT`` seconds. ``database_problem`` asks whether the database answers.
+``CONNECT_TIMEOUT`` seconds. MySQL and MariaDB go through PyMySQL (pure Python) with
+the same pool and timeout, in utf8mb4, in UTC and in strict SQL mode
+(``MYSQL_SESSION``). ``database_problem`` asks whether the database answers.
 
 On an SQLite file, the hot single-row reads (a record, the logged-in user) also have a
 ``LoopReader``: a raw sqlite3 connection per thread, used on the event loop itself.
@@ -37,12 +39,16 @@ _SQLITE_PRAGMAS = (
     "PRAGMA synchronous=NORMAL",
     "PRAGMA cache_size=-65536",  # 64 MiB
 )
-# Seconds to wait for a PostgreSQL server to accept a connection.
+# Seconds to wait for a PostgreSQL or MySQL server to accept a connection.
 CONNECT_TIMEOUT = 10
+MYSQL_BACKENDS = frozenset({"mysql", "mariadb"})
+# Every MySQL/MariaDB connection: date-times in UTC, and strict SQL mode, so a value
+# that does not fit is an error rather than silently truncated or zeroed.
+MYSQL_SESSION = "SET time_zone = '+00:00', sql_mode = 'TRADITIONAL'"
 
 
 def create_db_engine(url: str) -> Engine:
-    """An engine for ``url``: SQLite, or PostgreSQL through psycopg 3."""
+    """An engine for ``url``: SQLite, PostgreSQL (psycopg 3) or MySQL (PyMySQL)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         engine = create_engine(parsed)
@@ -52,6 +58,10 @@ def create_db_engine(url: str) -> Engine:
     if parsed.drivername in {"postgresql", "postgres"}:
         parsed = parsed.set(drivername="postgresql+psycopg")
     connect_args: dict[str, Any] = {"options": "-c timezone=UTC"}
+    if parsed.get_backend_name() in MYSQL_BACKENDS:
+        if "+" not in parsed.drivername:
+            parsed = parsed.set(drivername=f"{parsed.drivername}+pymysql")
+        connect_args = {"charset": "utf8mb4", "init_command": MYSQL_SESSION}
     if "connect_timeout" not in parsed.query:
         # A host that never answers fails after this many seconds, not minutes.
         connect_args["connect_timeout"] = CONNECT_TIMEOUT
@@ -62,6 +72,15 @@ def create_db_engine(url: str) -> Engine:
         pool_pre_ping=True,
         connect_args=connect_args,
     )
+
+
+def returns_rows(connection: Connection) -> bool:
+    """Whether INSERT and UPDATE can return the rows they wrote (``RETURNING``).
+
+    MySQL has no RETURNING and MariaDB only on INSERT: on both the row is read back
+    in the same transaction instead, by the same code whichever of the two it is.
+    """
+    return connection.dialect.name not in MYSQL_BACKENDS
 
 
 def database_problem(engine: Engine) -> str | None:

@@ -8,7 +8,7 @@ from alembic import command, op
 from alembic.config import Config
 
 from app.core.config import PROJECT_DIR
-from panel_core.migration_guard import Check, Rows
+from panel_core.migration_guard import Check, Rows, dialect_named
 from panel_core.migration_guard import refuse_damage as _refuse_damage
 
 __all__ = ["Check", "alembic_config", "downgrade", "refuse_damage", "upgrade"]
@@ -42,4 +42,4 @@ def refuse_damage(checks: Sequence[Check], migration: str) -> None:
     def run(sql: str) -> Rows:
         return bind.exec_driver_sql(sql).fetchall()
 
-    _refuse_damage(run, checks, migration)
+    _refuse_damage(run, checks, migration, dialect_named(bind.dialect.name))

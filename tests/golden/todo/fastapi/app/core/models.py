@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Integer, MetaData
+from typing import Any
+
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase
 
 # Integer keys are 64-bit; on SQLite only an INTEGER PRIMARY KEY is allocated by the
 # database (ROWID), so there they are declared INTEGER, which SQLite stores in 64 bits.
 BigKey = BigInteger().with_variant(Integer(), "sqlite")
+
+
+@compiles(DateTime, "mysql")
+@compiles(DateTime, "mariadb")
+def _mysql_datetime(_type: DateTime, _compiler: Any, **_kw: Any) -> str:
+    # MySQL's DATETIME keeps whole seconds (it rounds the rest); microseconds, as
+    # PostgreSQL, SQLite and Django's MySQL columns keep them, need DATETIME(6).
+    return "DATETIME(6)"
+
 
 # Stable constraint names, so Alembic can alter and drop them later.
 NAMING_CONVENTION = {

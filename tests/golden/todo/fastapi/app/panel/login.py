@@ -21,7 +21,7 @@ from app.core.users import check_credentials
 from panel_core.accounts import FAILED
 from panel_core.credentials import Credentials, login_page_context, parse_credentials
 
-from .accept import wants_json
+from .accept import wants_json, wants_page_json
 from .auth import Authentication, login
 from .bodies import read_body
 from .csrf import CSRFMismatch, valid_token
@@ -87,7 +87,7 @@ class SessionLogin:
         if user is None:
             raise InvalidInput({"username": [FAILED]})
         token = login(request, user)
-        if wants_json(request) or not is_form_submission(request):
+        if wants_page_json(request) or not is_form_submission(request):
             return json_response({"message": "Authenticated.", "csrf_token": token})
         return see_other(safe_path(credentials.next, PREFIX))
 
@@ -127,7 +127,7 @@ async def authenticate(request: Request) -> Response:
         pipeline: Next = request.app.state.login_pipeline
         return await pipeline(request, credentials)
     except InvalidInput as exc:
-        if wants_json(request) or not is_form_submission(request):
+        if wants_page_json(request) or not is_form_submission(request):
             raise
         return _login_page(
             request,

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Column, ColumnElement, Connection, Engine, Insert, Select, select
-from sqlalchemy import Update as UpdateStatement
+from sqlalchemy import Column, ColumnElement, Connection, Engine, Select, select
 from sqlalchemy.exc import IntegrityError
 
 from app.core.db import transaction
@@ -34,8 +33,6 @@ class BulkMethods:
     _names: tuple[str, ...]
     _select: Select[Any]
     _select_one: Select[Any]
-    _insert: Insert
-    _update: UpdateStatement
 
     if TYPE_CHECKING:
 
@@ -46,6 +43,18 @@ class BulkMethods:
         ) -> dict[str, Any]: ...
 
         def _returned(self, row: Any) -> dict[str, Any]: ...
+
+        def _insert_row(
+            self, connection: Connection, values: Mapping[str, Any]
+        ) -> Any: ...
+
+        def _update_row(
+            self,
+            connection: Connection,
+            key: Any,
+            values: Mapping[str, Any],
+            actor: Actor,
+        ) -> Any: ...
 
         def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]: ...
 
@@ -127,7 +136,7 @@ class BulkMethods:
         if key is None:
             values = self._prepare(actor.before_creating(values))
             self._check_relations(connection, values, actor)
-            row = connection.execute(self._insert, values).one()
+            row = self._insert_row(connection, values)
             actor.notify("after_created", self._returned(row))
             return []
         if actor.lifecycle.needs_record(UPDATE):
@@ -137,8 +146,7 @@ class BulkMethods:
         values = self._prepare(values)
         self._check_relations(connection, values, actor)
         if values:
-            statement = self._update.where(self._key == key, *self.scope(actor))
-            row = connection.execute(statement.values(values)).first()
+            row = self._update_row(connection, key, values, actor)
         else:
             row = connection.execute(self._select_one, {"key": key}).first()
         if row is None:

@@ -1,8 +1,10 @@
 """``DATABASE_URL`` → Django's ``DATABASES["default"]``.
 
 The same URLs as the FastAPI projects panelforge emits: ``sqlite:///relative.db``,
-``sqlite:////absolute/path.db``, ``postgresql://user:password@host:5432/name`` (the
-SQLAlchemy driver suffix, ``postgresql+psycopg://``, is accepted too).
+``sqlite:////absolute/path.db``, ``postgresql://user:password@host:5432/name``,
+``mysql://user:password@host:3306/name`` (MySQL or MariaDB, through PyMySQL; the
+SQLAlchemy driver suffix, ``postgresql+psycopg://`` or ``mysql+pymysql://``, is
+accepted too).
 """
 
 from __future__ import annotations
@@ -13,12 +15,20 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-# Seconds to wait for a PostgreSQL server to accept a connection.
+# Seconds to wait for a PostgreSQL or MySQL server to accept a connection.
 CONNECT_TIMEOUT = 10
 _ENGINES = {
     "sqlite": "django.db.backends.sqlite3",
     "postgres": "django.db.backends.postgresql",
     "postgresql": "django.db.backends.postgresql",
+    # Django's MySQL backend on PyMySQL, with strings of any length (panel.mysql).
+    "mysql": "panel.mysql",
+    "mariadb": "panel.mysql",
+}
+# Every MySQL/MariaDB connection: utf8mb4, date-times in UTC, strict SQL mode.
+_MYSQL_OPTIONS = {
+    "charset": "utf8mb4",
+    "init_command": "SET time_zone = '+00:00', sql_mode = 'TRADITIONAL'",
 }
 
 
@@ -30,12 +40,15 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
     if engine is None:
         raise ImproperlyConfigured(
             f"DATABASE_URL: unsupported scheme {parts.scheme!r} "
-            "(use sqlite:///file.db or postgresql://user@host/name)"
+            "(use sqlite:///file.db, postgresql://user@host/name"
+            " or mysql://user@host/name)"
         )
     if scheme == "sqlite":
         return _sqlite(url.split("://", 1)[1], base_dir, engine)
     # A host that never answers fails after this many seconds, not minutes.
     options = {"connect_timeout": CONNECT_TIMEOUT, **dict(parse_qsl(parts.query))}
+    if engine == "panel.mysql":
+        options = {**_MYSQL_OPTIONS, **options}
     return {
         "ENGINE": engine,
         "NAME": unquote(parts.path.lstrip("/")),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .fields import Field, Select, json_type
+from .fields import Field, Select, _StringField, json_type
 from .query import INT64_MAX, INT64_MIN
 from .resource import Resource
 
@@ -32,6 +32,7 @@ RESERVED_NAMES = (
     "MassDeleteResponse",
     "AuthenticateRequest",
     "AuthenticateResponse",
+    "SessionAuthenticateResponse",
 )
 
 Schema = dict[str, Any]
@@ -128,9 +129,17 @@ def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
     return {"type": "object", "required": list(properties), "properties": properties}
 
 
+def _not_blank(field: Field, schema: Schema) -> Schema:
+    """A required text field's schema says it cannot be empty: blank (spaces only,
+    once trimmed) is refused as "required"."""
+    if field.required and isinstance(field, _StringField):
+        schema["minLength"] = max(schema.get("minLength", 0), 1)
+    return schema
+
+
 def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema:
     """A create (or update) body: writable fields only (on create, a key the client
-    gives too), closed to anything else."""
+    gives too), closed to anything else. Required text is never empty."""
     read_only = read_only_names(resource)
     given = resource.creatable_fields if create else resource.writable_fields
     fields = [f for f in given if f.name not in read_only]
@@ -140,7 +149,8 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     if create and required:
         schema["required"] = required
     schema["properties"] = {
-        f.name: property_schema(f, v30=v30, with_default=create) for f in fields
+        f.name: _not_blank(f, property_schema(f, v30=v30, with_default=create))
+        for f in fields
     }
     schema["additionalProperties"] = False
     return schema
@@ -229,11 +239,15 @@ def shared_schemas(*, v30: bool, jwt: bool) -> dict[str, Schema]:
             deleted={"type": "integer", "minimum": 0},
         ),
     }
-    if jwt:
-        schemas["AuthenticateRequest"] = _object(
-            username={"type": "string", "minLength": 1},
-            password={"type": "string", "format": "password", "minLength": 1},
+    schemas["AuthenticateRequest"] = _object(
+        username={"type": "string", "minLength": 1},
+        password={"type": "string", "format": "password", "minLength": 1},
+    )
+    if not jwt:
+        schemas["SessionAuthenticateResponse"] = _object(
+            message=string, csrf_token=string
         )
+    else:
         schemas["AuthenticateResponse"] = _object(
             token=string,
             token_type=string,

@@ -14,6 +14,7 @@ import app.resources  # noqa: F401  (imports every model, filling Base.metadata)
 from app.core.config import get_settings
 from app.core.db import create_db_engine
 from app.core.models import Base
+from app.core.mysql_migrations import is_mysql, resumable
 
 config = context.config
 if config.config_file_name is not None:
@@ -61,11 +62,18 @@ def run_migrations_online() -> None:
         event.listen(engine, "connect", _foreign_keys_off)
     try:
         with engine.connect() as connection:
+            mysql = is_mysql(connection)
+            if mysql:
+                # Its DDL commits anyway: every statement on its own, each counted.
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
             context.configure(
                 connection=connection,
                 target_metadata=target_metadata,
                 render_as_batch=sqlite,
             )
+            if mysql:
+                migration = context.get_context()
+                migration.on_version_apply_callbacks = (resumable(migration),)
             with context.begin_transaction():
                 context.run_migrations()
                 if sqlite:

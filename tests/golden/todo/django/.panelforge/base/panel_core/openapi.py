@@ -17,10 +17,13 @@ from typing import Any
 
 from . import openapi_schemas as schemas
 from .openapi_paths import (
+    CSRF_HEADER,
     ITEM_PARAMETER,
     JSON_ONLY,
     MASS_DELETE_LIMIT,
     SECURITY_SCHEME,
+    SESSION_COOKIE,
+    SESSION_SCHEME,
     ResourceContext,
     by_status,
     content,
@@ -28,6 +31,7 @@ from .openapi_paths import (
     operation_id,
     reply,
     resource_paths,
+    with_login,
 )
 from .resource import DeclarationError, Resource
 from .yaml_text import to_yaml
@@ -37,6 +41,7 @@ __all__ = [
     "ITEM_PARAMETER",
     "MASS_DELETE_LIMIT",
     "SECURITY_SCHEME",
+    "SESSION_SCHEME",
     "build_openapi",
     "dump_json",
     "dump_yaml",
@@ -83,7 +88,9 @@ def _shared_responses(*, jwt: bool) -> Doc:
         "Unauthorized": unauthorized,
         "Forbidden": _forbidden(jwt=jwt),
         "NotFound": reply("No record has this key.", "Message"),
-        "NotAcceptable": reply(JSON_ONLY, "Message"),
+        "NotAcceptable": reply(
+            "The `Accept` header accepts neither JSON nor HTML.", "Message"
+        ),
         "Conflict": reply("Other records still refer to it.", "Message"),
         "PreconditionFailed": reply(
             "The record changed since it was loaded: `If-Match` does not hold its "
@@ -96,30 +103,43 @@ def _shared_responses(*, jwt: bool) -> Doc:
             "Message",
         ),
         "PayloadTooLarge": reply("The body is over the size limit.", "Message"),
-        "UnsupportedMediaType": reply(
-            "The body is neither JSON nor a urlencoded form.", "Message"
-        ),
+        "UnsupportedMediaType": reply("The body is not JSON.", "Message"),
         "ValidationFailed": reply(
             "The input breaks the rules; `errors` lists them by name.",
             "ValidationError",
         ),
     }
-    if jwt:
-        responses["TooManyRequests"] = reply(
-            "Too many failed logins; retry later.",
-            "Message",
-            **{"Retry-After": header("Seconds to wait.", "integer")},
-        )
+    responses["TooManyRequests"] = reply(
+        "Too many failed logins; retry later.",
+        "Message",
+        **{"Retry-After": header("Seconds to wait.", "integer")},
+    )
     return responses
 
 
-def _authenticate_path() -> Doc:
+def _authenticate_path(*, jwt: bool) -> Doc:
     no_store = header("`no-store`: keep the token out of caches.", "string")
-    token = reply("Logged in.", "AuthenticateResponse", **{"Cache-Control": no_store})
+    if jwt:
+        then = "Then send `Authorization: Bearer <token>`."
+        token = reply(
+            "Logged in.", "AuthenticateResponse", **{"Cache-Control": no_store}
+        )
+    else:
+        then = (
+            f"The answer sets the session cookie (`{SESSION_COOKIE}`); send it with "
+            f"every request, and `csrf_token` in the `{CSRF_HEADER}` header of those "
+            "that change data."
+        )
+        cookie = header(f"The session cookie, `{SESSION_COOKIE}=…`.", "string")
+        token = reply(
+            "Logged in.",
+            "SessionAuthenticateResponse",
+            **{"Cache-Control": no_store, "Set-Cookie": cookie},
+        )
     login = {
         "tags": [AUTH_TAG],
         "summary": "Log in",
-        "description": f"{JSON_ONLY} Then send `Authorization: Bearer <token>`.",
+        "description": f"{JSON_ONLY} {then}",
         "operationId": "authenticate",
         "security": [],
         "requestBody": {"required": True, "content": content("AuthenticateRequest")},
@@ -128,23 +148,43 @@ def _authenticate_path() -> Doc:
     return {"post": login}
 
 
-def _logout_path() -> Doc:
+def _logout_path(*, jwt: bool) -> Doc:
+    if jwt:
+        text = "Revokes the bearer token sent: it is refused from then on."
+        errors: tuple[str, ...] = ("401",)
+    else:
+        text = "Ends the session: its cookie is refused from then on."
+        errors = ("401", "403")
     logout = {
         "tags": [AUTH_TAG],
         "summary": "Log out",
-        "description": "Revokes the bearer token sent: it is refused from then on.",
+        "description": text,
         "operationId": "logout",
-        "security": [{SECURITY_SCHEME: []}],
-        "responses": by_status({"200": reply("Logged out.", "Message")}, "401"),
+        "responses": by_status({"200": reply("Logged out.", "Message")}, *errors),
     }
-    return {"delete": logout}
+    return {"delete": with_login(logout, "delete", jwt=jwt)}
 
 
-def _auth_paths(prefix: str) -> Doc:
+def _auth_paths(prefix: str, *, jwt: bool) -> Doc:
     return {
-        f"{prefix}/authenticate": _authenticate_path(),
-        f"{prefix}/logout": _logout_path(),
+        f"{prefix}/authenticate": _authenticate_path(jwt=jwt),
+        f"{prefix}/logout": _logout_path(jwt=jwt),
     }
+
+
+def _security_schemes(*, jwt: bool) -> Doc:
+    if jwt:
+        bearer = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
+        return {SECURITY_SCHEME: bearer}
+    cookie = {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": SESSION_COOKIE,
+        "description": (
+            "The session cookie `POST /admin/authenticate` sets (or the login page)."
+        ),
+    }
+    return {SESSION_SCHEME: cookie}
 
 
 def _info(title: str, version: str, *, jwt: bool, prefix: str) -> Doc:
@@ -153,9 +193,10 @@ def _info(title: str, version: str, *, jwt: bool, prefix: str) -> Doc:
         text += f" Log in with `POST {prefix}/authenticate` to get a bearer token."
     else:
         text += (
-            f" Log in at `{prefix}/login` first: requests carry the session cookie, "
-            "and those that change data the `X-CSRF-Token` header with the token of "
-            "the session (a panel page's `csrf-token` meta tag)."
+            f" Log in with `POST {prefix}/authenticate` (or at `{prefix}/login`): "
+            "requests carry the session cookie, and those that change data the "
+            f"`{CSRF_HEADER}` header with the session's token (the `csrf_token` of "
+            "the login answer, or a panel page's `csrf-token` meta tag)."
         )
     return {"title": title, "description": text, "version": version}
 
@@ -195,9 +236,9 @@ def build_openapi(
     """
     v30 = openapi_version.startswith("3.0.")
     prefix = prefix.rstrip("/")
-    tags = [AUTH_TAG] if jwt else []
+    tags = [AUTH_TAG]
     schema_groups = [schemas.shared_schemas(v30=v30, jwt=jwt)]
-    path_groups = [_auth_paths(prefix)] if jwt else []
+    path_groups = [_auth_paths(prefix, jwt=jwt)]
     for resource in resources:
         model = schemas.model_name(resource)
         ctx = ResourceContext(resource, model, v30, jwt, max_per_page, max_ids)
@@ -212,10 +253,8 @@ def build_openapi(
     components: Doc = {
         "schemas": _merge(schema_groups),
         "responses": _shared_responses(jwt=jwt),
+        "securitySchemes": _security_schemes(jwt=jwt),
     }
-    if jwt:
-        bearer = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
-        components["securitySchemes"] = {SECURITY_SCHEME: bearer}
     return {
         "openapi": openapi_version,
         "info": _info(title, version, jwt=jwt, prefix=prefix),

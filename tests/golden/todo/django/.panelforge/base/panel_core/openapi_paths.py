@@ -15,11 +15,25 @@ from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
 
 SECURITY_SCHEME = "bearerAuth"
+# Session logins: the session cookie, and the header carrying the session's CSRF token
+# on every request that changes data.
+SESSION_SCHEME = "sessionCookie"
+SESSION_COOKIE = "panel_session"
+CSRF_HEADER = "X-CSRF-Token"
+_CSRF = (
+    "The session's CSRF token: the `csrf_token` of `POST /admin/authenticate` (or a "
+    "panel page's `csrf-token` meta tag). Without it, or with another, a request "
+    "that changes data is refused with 403."
+)
+# The methods that change data, and need the CSRF token with session logins.
+_UNSAFE = frozenset({"post", "put", "patch", "delete"})
 ITEM_PARAMETER = "resourceItem"
 MASS_DELETE_LIMIT = 500  # ids[] per mass delete by default (max_mass_delete setting)
 
 JSON_ONLY = (
-    "Send `Accept: application/json`: requests that do not accept JSON get a 406."
+    "The answer is JSON for `Accept: application/json`, `*/*` or no `Accept`: "
+    "unless the client prefers `text/html` (q-values), which gets the panel's "
+    "pages; a client accepting neither gets 406 before anything is done."
 )
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _ERRORS = {
@@ -39,7 +53,8 @@ _ERRORS = {
 _TOTAL = (
     "How to count the matching records: `exact` (COUNT), `estimate` (exact up to "
     f"{ESTIMATE_CAP:,}; past that the table's estimated size, or {ESTIMATE_CAP + 1:,} "
-    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null)."
+    "when filtered), or `none` (`total`, `last_page` and `last_page_url` are null). "
+    "By default `exact`, and `none` with `cursor` (which takes no other)."
 )
 _CURSOR = (
     "Keyset paging: empty for the first page, then a `next_cursor` or `prev_cursor` "
@@ -113,7 +128,33 @@ def by_status(success: Doc, *errors: str) -> Doc:
     return dict(sorted({**success, **refs}.items()))
 
 
-def _operation(ctx: ResourceContext, route: str, summary: str, **parts: Any) -> Doc:
+def csrf_parameter() -> Doc:
+    """The ``X-CSRF-Token`` header a session's request that changes data sends."""
+    return {
+        "name": CSRF_HEADER,
+        "in": "header",
+        "required": True,
+        "description": _CSRF,
+        "schema": {"type": "string", "minLength": 1},
+    }
+
+
+def security(*, jwt: bool) -> list[Doc]:
+    """The security requirement of an operation that needs a login."""
+    return [{SECURITY_SCHEME if jwt else SESSION_SCHEME: []}]
+
+
+def with_login(op: Doc, method: str, *, jwt: bool) -> Doc:
+    """``op`` requiring a login; with sessions, a change also sends the CSRF token."""
+    op["security"] = security(jwt=jwt)
+    if not jwt and method in _UNSAFE:
+        op["parameters"] = [*op.get("parameters", ()), csrf_parameter()]
+    return op
+
+
+def _operation(
+    ctx: ResourceContext, method: str, route: str, summary: str, **parts: Any
+) -> Doc:
     op: Doc = {
         "tags": [ctx.resource.title],
         "summary": f"{ctx.resource.title}: {summary}",
@@ -121,20 +162,13 @@ def _operation(ctx: ResourceContext, route: str, summary: str, **parts: Any) -> 
         "operationId": operation_id(ctx.resource.uri, route),
     }
     op.update((k, v) for k, v in parts.items() if v)
-    if ctx.jwt:
-        op["security"] = [{SECURITY_SCHEME: []}]
-    return op
+    return with_login(op, method, jwt=ctx.jwt)
 
 
 def _body(schema_name: str) -> Doc:
-    schema = schemas.ref(schema_name)
-    return {
-        "required": True,
-        "content": {
-            "application/json": {"schema": schema},
-            "application/x-www-form-urlencoded": {"schema": schema},
-        },
-    }
+    # JSON only: the server also reads the urlencoded forms of its pages, which API
+    # clients have no use for (and some client generators cannot tell apart).
+    return {"required": True, "content": content(schema_name)}
 
 
 def _query(name: str, description: str, schema: Doc, **extra: Any) -> Doc:
@@ -144,7 +178,8 @@ def _query(name: str, description: str, schema: Doc, **extra: Any) -> Doc:
 
 
 def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
-    page = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}
+    # No default: a client that sends defaults must still be able to use a cursor.
+    page = {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}
     cap = ctx.resource.max_per_page
     per_page = {
         "type": "integer",
@@ -153,13 +188,14 @@ def _paging_parameters(ctx: ResourceContext) -> list[Doc]:
         "default": ctx.resource.per_page,
     }
     return [
-        _query("page", "Page number (not with `cursor`).", page),
+        _query("page", "Page number (not with `cursor`); the first by default.", page),
         _query("per_page", "Records per page.", per_page),
     ]
 
 
 def _big_table_parameters() -> list[Doc]:
-    total = {"type": "string", "enum": list(TOTAL_MODES), "default": TOTAL_MODES[0]}
+    # No default: `exact` without a cursor, `none` with one (the only mode it takes).
+    total = {"type": "string", "enum": list(TOTAL_MODES)}
     cursor = {"type": "string", "maxLength": MAX_CURSOR_LENGTH}
     return [_query("total", _TOTAL, total), _query("cursor", _CURSOR, cursor)]
 
@@ -179,17 +215,16 @@ def _sort_parameters(resource: type[Resource]) -> list[Doc]:
 
 
 def _filter_parameters(ctx: ResourceContext) -> list[Doc]:
-    names = ctx.resource.filterable_fields
-    if not names:
-        return []
+    """One ``filter[<field>]`` parameter per filterable field: what every client can
+    send (a deepObject is not), each typed as the field's values."""
     fields = ctx.resource.field_map
-    properties = {
-        n: schemas.value_schema(fields[n], v30=ctx.v30, constrained=False)
-        for n in names
-    }
-    schema = {"type": "object", "properties": properties, "additionalProperties": False}
-    text = f"`filter[<field>]=<value>`. Filterable: {', '.join(names)}."
-    return [_query("filter", text, schema, style="deepObject", explode=True)]
+    found = []
+    for name in ctx.resource.filterable_fields:
+        schema = schemas.value_schema(fields[name], v30=ctx.v30, constrained=False)
+        text = f"Only records whose {fields[name].label} is this value (422 if it "
+        text += "cannot be one)."
+        found.append(_query(f"filter[{name}]", text, schema))
+    return found
 
 
 def _search_parameters(resource: type[Resource]) -> list[Doc]:
@@ -236,7 +271,7 @@ def _list_operation(ctx: ResourceContext) -> Doc:
     }
     responses = by_status({"200": page}, "401", "403", "406", "422")
     return _operation(
-        ctx, "crud.index", "list", parameters=parameters, responses=responses
+        ctx, "get", "crud.index", "list", parameters=parameters, responses=responses
     )
 
 
@@ -251,7 +286,7 @@ def _store_operation(ctx: ResourceContext) -> Doc:
     responses = by_status({"201": created}, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Create")
     return _operation(
-        ctx, "crud.store", "create", requestBody=body, responses=responses
+        ctx, "post", "crud.store", "create", requestBody=body, responses=responses
     )
 
 
@@ -262,27 +297,53 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
         "maxItems": ctx.max_ids,
         "items": _key_schema(ctx),
     }
-    text = "Keys of the records to delete: `?ids[]=1&ids[]=2`."
-    param = _query("ids[]", text, ids, required=True, style="form", explode=True)
+    text = (
+        "Keys of the records to delete, in the query (`?ids[]=1&ids[]=2`) when the "
+        "body does not list them."
+    )
+    param = _query("ids[]", text, ids, style="form", explode=True)
+    body = {
+        "required": False,
+        "description": 'The keys as JSON, `{"ids": [1, 2]}`; else `ids[]`.',
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["ids"],
+                    "properties": {"ids": ids},
+                    "additionalProperties": False,
+                }
+            }
+        },
+    }
     deleted = reply("Deleted.", "MassDeleteResponse")
     responses = by_status({"200": deleted}, "409", *_BODY_ERRORS)
     return _operation(
-        ctx, "crud.massDelete", "delete many", parameters=[param], responses=responses
+        ctx,
+        "delete",
+        "crud.massDelete",
+        "delete many",
+        parameters=[param],
+        requestBody=body,
+        responses=responses,
     )
 
 
 def _show_operation(ctx: ResourceContext) -> Doc:
     record = reply("The record.", ctx.model, ETag=header(_ETAG, "string"))
     responses = by_status({"200": record}, "401", "403", "404", "406")
-    return _operation(ctx, "crud.show", "show", responses=responses)
+    return _operation(ctx, "get", "crud.show", "show", responses=responses)
 
 
-def _update_operation(ctx: ResourceContext, route: str, summary: str) -> Doc:
+def _update_operation(
+    ctx: ResourceContext, method: str, route: str, summary: str
+) -> Doc:
     saved = reply("Saved.", f"{ctx.model}SaveResponse", ETag=header(_ETAG, "string"))
     responses = by_status({"200": saved}, "404", *_VERSION_ERRORS, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Update")
     return _operation(
         ctx,
+        method,
         route,
         summary,
         parameters=[_if_match_parameter()],
@@ -297,6 +358,7 @@ def _destroy_operation(ctx: ResourceContext) -> Doc:
     responses = by_status({"200": deleted}, *errors)
     return _operation(
         ctx,
+        "delete",
         "crud.destroy",
         "delete",
         parameters=[_if_match_parameter()],
@@ -323,8 +385,10 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
         f"{base}/{{{ITEM_PARAMETER}}}": {
             "parameters": [key],
             "get": _show_operation(ctx),
-            "put": _update_operation(ctx, "crud.update", "update"),
-            "patch": _update_operation(ctx, "crud.patch", "update some fields"),
+            "put": _update_operation(ctx, "put", "crud.update", "update"),
+            "patch": _update_operation(
+                ctx, "patch", "crud.patch", "update some fields"
+            ),
             "delete": _destroy_operation(ctx),
         },
     }

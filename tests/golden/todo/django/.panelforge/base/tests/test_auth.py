@@ -67,7 +67,7 @@ def test_json_login_gives_a_session_and_its_csrf_token(user: AbstractBaseUser) -
     body = response.json()
     assert body["message"] == "Authenticated."
     assert len(body["csrf_token"]) >= 32
-    cookie = response.cookies["sessionid"]
+    cookie = response.cookies["panel_session"]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     assert not cookie["secure"]
     assert client.get(CRUD).status_code == 200
@@ -76,9 +76,9 @@ def test_json_login_gives_a_session_and_its_csrf_token(user: AbstractBaseUser) -
 def test_the_login_starts_a_new_session(user: AbstractBaseUser) -> None:
     client = browser()
     page_token(client, "/admin/login")
-    before = client.cookies["sessionid"].value
+    before = client.cookies["panel_session"].value
     json_login(client, EMAIL, PASSWORD)
-    assert client.cookies["sessionid"].value != before
+    assert client.cookies["panel_session"].value != before
 
 
 @pytest.mark.parametrize(("method", "url"), GUARDED)
@@ -169,8 +169,8 @@ def test_a_new_password_ends_the_old_sessions(
 
 
 def test_a_forged_cookie_is_no_session(client: Client) -> None:
-    value = client.cookies["sessionid"].value
-    client.cookies["sessionid"] = value[:-1] + ("b" if value.endswith("a") else "a")
+    value = client.cookies["panel_session"].value
+    client.cookies["panel_session"] = value[:-1] + ("b" if value.endswith("a") else "a")
     assert client.get(CRUD).status_code == 401
 
 

@@ -67,6 +67,7 @@ def create_app(
         max_per_page=settings.max_per_page,
         max_ids=settings.max_mass_delete,
         roles=roles,
+        trim_strings=settings.trim_strings,
     )
     app.state.site = Site((p.resource for p in app.state.registry), pages)
     app.include_router(panel_router, prefix=PREFIX)

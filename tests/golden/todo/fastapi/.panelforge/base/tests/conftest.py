@@ -20,10 +20,12 @@ from contextlib import ExitStack
 
 import pytest
 import sqlalchemy as sa
+from argon2 import PasswordHasher, Type
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from app.core import passwords
 from app.core.config import JWT_PANEL, SESSION_PANEL, Settings
 from app.core.migrations import downgrade, upgrade
 from app.core.models import Base
@@ -43,12 +45,34 @@ SECRET_KEY = "tests-only-secret-key-never-use-it-elsewhere"
 # 32 bytes, base64: tests only.
 JWT_SECRET = "dGVzdHMtb25seSBqd3Qgc2VjcmV0LCAzMiBieXRlcyE="
 PANELS = {"session": SESSION_PANEL, "jwt": JWT_PANEL}
+PRODUCTION_HASHER = passwords._HASHER  # swapped for a cheap one in tests, below
 
 
 def _settings(database_url: str, **changes: object) -> Settings:
     """Settings for the tests' apps: the test database and test-only secrets."""
     values = {"secret_key": SECRET_KEY, "jwt_secret": JWT_SECRET, **changes}
     return Settings(database_url=database_url, **values)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes() -> Iterator[None]:
+    """Passwords hashed at Argon2id's lowest cost while testing.
+
+    Every test makes a user and logs in: at the production cost (~0.1 s a hash) that
+    is most of the suite's time. A hash carries its own cost, so logins check these
+    exactly as they check production ones; ``production_hashes`` gives a test the
+    real cost back.
+    """
+    cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1, type=Type.ID)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_HASHER", cheap)
+        yield
+
+
+@pytest.fixture
+def production_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The production hashing cost, for a test about it."""
+    monkeypatch.setattr(passwords, "_HASHER", PRODUCTION_HASHER)
 
 
 @pytest.fixture(scope="session")

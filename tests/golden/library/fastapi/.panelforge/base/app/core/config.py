@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     max_body_size: int = 1024 * 1024
     # Mass delete takes at most this many ids at once.
     max_mass_delete: int = 500
+    # Text sent to the API or a form is trimmed before it is checked, and a blank
+    # value of a required field is refused; TRIM_STRINGS=0 keeps spaces as sent.
+    trim_strings: bool = True
     # CSV imports (…/handler/import) larger than this are refused with 413.
     max_import_size: int = 10 * 1024 * 1024
     # REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the

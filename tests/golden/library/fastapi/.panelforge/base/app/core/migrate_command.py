@@ -16,6 +16,7 @@ import sys
 
 from alembic.script.revision import RevisionError
 from alembic.util import CommandError
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.core.config import get_settings
@@ -29,7 +30,9 @@ from app.core.migration_state import (
     script_directory,
 )
 from app.core.migrations import downgrade, upgrade
+from app.core.mysql_migrations import charset_problem, interrupted, is_mysql
 from panel_core.migration_guard import MigrationRefused
+from panel_core.mysql import resume_hint
 from panel_core.unavailable import unreachable
 
 BASE = "base"
@@ -78,6 +81,14 @@ def _check(current: tuple[str, ...]) -> int:
     return 1
 
 
+def _resume_hint(engine: Engine) -> str:
+    """On MySQL/MariaDB, after a failure: what stays applied, and how to go on."""
+    if not is_mysql(engine) or (found := interrupted(engine)) is None:
+        return ""
+    start, statements = found
+    return resume_hint(f"the migration after {start}", statements, MIGRATE_COMMAND)
+
+
 def _move(url: str, current: tuple[str, ...], revision: str) -> str:
     target = _target(revision)
     applied = applied_revisions(current)
@@ -102,13 +113,17 @@ def migrate_command(revision: str = "head", *, check: bool = False) -> int:
         current = current_revisions(engine)
         if check:
             return _check(current)
+        if is_mysql(engine) and (problem := charset_problem(engine)) is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
         print(_move(url, current, revision))
     except (MigrationRefused, CommandError, UnknownRevision) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except SQLAlchemyError as exc:
         reason = getattr(exc, "orig", None) or exc
-        print(f"error: migration failed: {reason}", file=sys.stderr)
+        hint = _resume_hint(engine)
+        print(f"error: migration failed: {reason}{hint}", file=sys.stderr)
         return 1
     finally:
         engine.dispose()

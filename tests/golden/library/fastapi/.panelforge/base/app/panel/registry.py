@@ -31,6 +31,7 @@ class Registry(kernel.Registry[Store]):
         max_per_page: int,
         max_ids: int,
         roles: RoleTable | None = None,
+        trim_strings: bool = True,
     ) -> None:
         super().__init__(
             resources,
@@ -38,6 +39,7 @@ class Registry(kernel.Registry[Store]):
             max_per_page=max_per_page,
             max_ids=max_ids,
             roles=roles,
+            trim_strings=trim_strings,
         )
         # Relation checks narrow their targets by the targets' scopes.
         for panel in self:

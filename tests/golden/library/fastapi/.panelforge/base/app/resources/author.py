@@ -22,8 +22,12 @@ class Author(Base):
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(120), index=True)
-    email: Mapped[str | None] = mapped_column(sa.String, index=True)
-    website: Mapped[str | None] = mapped_column(sa.String, index=True)
+    email: Mapped[str | None] = mapped_column(
+        sa.String().with_variant(sa.String(768), "mysql", "mariadb"), index=True
+    )
+    website: Mapped[str | None] = mapped_column(
+        sa.String().with_variant(sa.String(768), "mysql", "mariadb"), index=True
+    )
     born_on: Mapped[datetime.date | None] = mapped_column(sa.Date, index=True)
 
 

@@ -32,13 +32,17 @@ class Book(Base):
 
     id: Mapped[int] = mapped_column(BigKey, primary_key=True)
     title: Mapped[str] = mapped_column(sa.String(200), index=True)
-    isbn: Mapped[str | None] = mapped_column(sa.String, index=True)
+    isbn: Mapped[str | None] = mapped_column(
+        sa.String().with_variant(sa.String(768), "mysql", "mariadb"), index=True
+    )
     pages: Mapped[int | None] = mapped_column(sa.Integer, index=True)
     price: Mapped[float | None] = mapped_column(sa.Double, index=True)
     available: Mapped[bool] = mapped_column(sa.Boolean, default=True, index=True)
     genre: Mapped[str | None] = mapped_column(sa.String(7), index=True)
     published_on: Mapped[datetime.date | None] = mapped_column(sa.Date, index=True)
-    summary: Mapped[str | None] = mapped_column(sa.Text)
+    summary: Mapped[str | None] = mapped_column(
+        sa.Text().with_variant(sa.Text(2**32 - 1), "mysql", "mariadb")
+    )
     author: Mapped[int | None] = mapped_column(
         sa.BigInteger, sa.ForeignKey("authors.id", ondelete="SET NULL"), index=True
     )

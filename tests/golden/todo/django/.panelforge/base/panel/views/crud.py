@@ -2,8 +2,9 @@
 
 ``CollectionView`` answers ``/admin/resource/<uri>/crud`` (``crud.index``,
 ``crud.store``, ``crud.massDelete``), ``ItemView`` ``…/crud/<key>`` (``crud.show``,
-``crud.update``, ``crud.destroy``). Clients that accept JSON get JSON; browsers are
-sent to the pages (a 303 after each change, with a flash message). Errors are the
+``crud.update``, ``crud.destroy``). Clients get JSON unless they prefer ``text/html``
+(``*/*`` is JSON); browsers are sent to the pages (a 303 after each change, with a
+flash message); a client accepting neither gets 406 before anything is done. Errors are the
 kernel's exceptions, answered by ``panel.errors.PanelErrorMiddleware``. The user may
 use the route (``panel.authorize``); the stores keep it to its scope and run the
 resource's hooks.
@@ -11,6 +12,7 @@ resource's hooks.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qsl
 
 from django.conf import settings
@@ -23,7 +25,7 @@ from panel_core.pagination import PageUrls, list_body
 from panel_core.urls import form_page_url, page_url, record_url
 from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
-from ..accept import wants_json
+from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..bodies import form_value, read_body
 from ..redirects import back, see_other
@@ -40,7 +42,17 @@ _COLLECTION = ["get", "post", "delete"]
 _ITEM = ["get", "put", "patch", "delete"]
 
 
-class CollectionView(View):
+class _CrudView(View):
+    """Refuses, before any work, a client that accepts no answer it could get."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        """406 first, then the method's view."""
+        if request.method and request.method.lower() in self.http_method_names:
+            require_acceptable(request)
+        return super().dispatch(request, *args, **kwargs)
+
+
+class CollectionView(_CrudView):
     """List, create and mass-delete the records of one resource."""
 
     http_method_names = _COLLECTION
@@ -84,7 +96,7 @@ class CollectionView(View):
         return deleted_response(deleted)
 
 
-class ItemView(View):
+class ItemView(_CrudView):
     """Show, change and delete one record."""
 
     http_method_names = _ITEM

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import mysql, postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import transaction
+from app.core.db import MYSQL_BACKENDS, transaction
 from app.core.models import Base
 from panel_core.tokens import revoked_until
 
@@ -58,6 +58,8 @@ def count_attempt(
     """
     with transaction(engine, writes=True) as connection:
         connection.execute(sa.delete(_ATTEMPTS).where(_ATTEMPTS.c.expires_at <= now))
+        if connection.dialect.name in MYSQL_BACKENDS:
+            return _count_attempt_mysql(connection, key, window=window, now=now)
         ended = _ATTEMPTS.c.expires_at <= now
         statement = (
             _insert(connection, _ATTEMPTS)
@@ -77,6 +79,33 @@ def count_attempt(
     return int(attempts), max(1, int(expires_at) - now)
 
 
+def _count_attempt_mysql(
+    connection: Connection, key: str, *, window: int, now: int
+) -> tuple[int, int]:
+    """``count_attempt`` on MySQL: ON DUPLICATE KEY UPDATE, then the row read back
+    (no RETURNING). MySQL assigns in order, so ``attempts`` still sees the old
+    ``expires_at``, and ``expires_at`` is assigned last."""
+    ended = _ATTEMPTS.c.expires_at <= now
+    insert = mysql.insert(_ATTEMPTS).values(
+        key=key, attempts=1, expires_at=now + window
+    )
+    statement = insert.on_duplicate_key_update(
+        [
+            ("attempts", sa.case((ended, 1), else_=_ATTEMPTS.c.attempts + 1)),
+            (
+                "expires_at",
+                sa.case((ended, now + window), else_=_ATTEMPTS.c.expires_at),
+            ),
+        ]
+    )
+    connection.execute(statement)
+    read = sa.select(_ATTEMPTS.c.attempts, _ATTEMPTS.c.expires_at).where(
+        _ATTEMPTS.c.key == key
+    )
+    attempts, expires_at = connection.execute(read).one()
+    return int(attempts), max(1, int(expires_at) - now)
+
+
 def clear_attempts(engine: Engine, key: str) -> None:
     """Forget the logins counted for ``key`` (after a successful one)."""
     with transaction(engine, writes=True) as connection:
@@ -88,6 +117,11 @@ def revoke_token(engine: Engine, jti: str, *, expires_at: int, now: int) -> None
     keep_until = revoked_until(expires_at, now=now)
     with transaction(engine, writes=True) as connection:
         connection.execute(sa.delete(_REVOKED).where(_REVOKED.c.expires_at < now))
+        if connection.dialect.name in MYSQL_BACKENDS:
+            upsert = mysql.insert(_REVOKED).values(jti=jti, expires_at=keep_until)
+            kept = upsert.on_duplicate_key_update(expires_at=_REVOKED.c.expires_at)
+            connection.execute(kept)
+            return
         statement = (
             _insert(connection, _REVOKED)
             .values(jti=jti, expires_at=keep_until)

@@ -21,7 +21,7 @@ from panel_core.pages import FRAGMENT
 from panel_core.resource_pages import viewable
 from panel_core.versions import VERSION_FIELD
 
-from .accept import wants_json
+from .accept import wants_json, wants_page_json
 from .errorpages import error_page, error_response
 from .errors import (
     InvalidInput,
@@ -47,7 +47,7 @@ async def page_resource(request: Request) -> PanelResource:
     """The resource named in the path, for a client that reads pages."""
     registry: Registry = request.app.state.registry
     panel = registry.get(request.path_params["resourceUri"])
-    if wants_json(request):
+    if wants_page_json(request):
         raise NotAcceptable(f"This URL serves a page; the JSON API is {panel.crud_url}")
     return panel
 

@@ -3,8 +3,9 @@
 Each endpoint validates on the event loop, then does all of its database work in one
 threadpool hop (a unit of work of the resource's store); on an SQLite file, ``show``
 reads its record on the event loop instead, which is quicker than the hop. Clients
-that accept JSON get JSON; browsers are sent to the pages (a 303 after each change,
-with a flash message).
+get JSON unless they prefer ``text/html`` (``*/*`` is JSON); browsers are sent to the
+pages (a 303 after each change, with a flash message); a client accepting neither gets
+406 before anything is done.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
-from .accept import wants_json
+from .accept import require_acceptable, wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body
 from .formdata import form_value
@@ -39,7 +40,8 @@ from .urls import CRUD, form_page_url, page_url, record_url
 
 
 async def panel_resource(request: Request) -> PanelResource:
-    """The resource named in the path."""
+    """The resource named in the path (406 first for a client taking no answer)."""
+    require_acceptable(request)
     registry: Registry = request.app.state.registry
     return registry.get(request.path_params["resourceUri"])
 
