@@ -16,8 +16,7 @@ hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it cha
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +48,7 @@ from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
-from panel_core.mysql import too_long_errors
+from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -235,7 +234,7 @@ class Store(BulkMethods):
         """Insert a record; the database allocates its key unless it is a string."""
         try:
             with (
-                _fitting(self._labels),
+                values_that_fit(self._labels, DataError),
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
@@ -263,7 +262,7 @@ class Store(BulkMethods):
         values = dict(values)
         try:
             with (
-                _fitting(self._labels),
+                values_that_fit(self._labels, DataError),
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
@@ -452,18 +451,6 @@ class Store(BulkMethods):
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
-
-
-@contextmanager
-def _fitting(labels: Mapping[str, str]) -> Iterator[None]:
-    """422 for a value its MySQL column cannot hold (``too_long_errors``)."""
-    try:
-        yield
-    except DataError as exc:
-        errors = too_long_errors(exc, labels)
-        if errors is None:
-            raise
-        raise InvalidInput(errors) from None
 
 
 def _taken(table: Table, name: str) -> Select[Any]:

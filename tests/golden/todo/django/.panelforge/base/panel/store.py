@@ -19,8 +19,7 @@ changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +34,7 @@ from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import json_type
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
-from panel_core.mysql import too_long_errors
+from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
     ESTIMATE_CAP,
@@ -188,7 +187,7 @@ class Store(BulkMethods):
     def create(self, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
         try:
-            with _fitting(self._labels), transaction.atomic():
+            with values_that_fit(self._labels, DataError), transaction.atomic():
                 values = self._prepare(actor.before_creating(dict(values)))
                 self._check_relations(values, actor)
                 self._check_unique(values, None)
@@ -212,7 +211,7 @@ class Store(BulkMethods):
         """
         values = dict(values)
         try:
-            with _fitting(self._labels), transaction.atomic():
+            with values_that_fit(self._labels, DataError), transaction.atomic():
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -373,18 +372,6 @@ class Store(BulkMethods):
                 errors[field.name] = [f"The {field.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
-
-
-@contextmanager
-def _fitting(labels: Mapping[str, str]) -> Iterator[None]:
-    """422 for a value its MySQL column cannot hold (``too_long_errors``)."""
-    try:
-        yield
-    except DataError as exc:
-        errors = too_long_errors(exc, labels)
-        if errors is None:
-            raise
-        raise InvalidInput(errors) from None
 
 
 def _searchable(

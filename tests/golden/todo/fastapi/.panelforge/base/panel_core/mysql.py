@@ -6,7 +6,10 @@ migration that stopped partway (their DDL commits at once: nothing rolls back).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from .errors import InvalidInput
 
 CHARSET = "utf8mb4"
 # Binary: values compared, kept unique and sorted as on PostgreSQL (C collation).
@@ -66,3 +69,18 @@ def too_long_errors(
         " characters."
     )
     return {name: [message]}
+
+
+@contextmanager
+def values_that_fit(
+    labels: Mapping[str, str], data_error: type[Exception]
+) -> Iterator[None]:
+    """A write whose "Data too long" (``data_error``, the framework's DataError)
+    becomes a 422 naming the field (``too_long_errors``); other errors pass."""
+    try:
+        yield
+    except data_error as exc:
+        errors = too_long_errors(exc, labels)
+        if errors is None:
+            raise
+        raise InvalidInput(errors) from None
