@@ -67,6 +67,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         index_fields=tuple(spec.get("list", ())),
         readonly_fields=tuple(spec.get("readonly", ())),
         display=spec.get("display", ""),
+        soft_delete=spec.get("soft_delete", False),
     )
 
 

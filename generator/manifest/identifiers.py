@@ -12,7 +12,7 @@ import re
 import sys
 
 from ..model import naming
-from ..model.ir import ABILITIES
+from ..model.ir import ABILITIES, TRASH_ABILITIES
 from .hints import shown
 
 Problem = tuple[str, str | None]
@@ -133,7 +133,7 @@ def method_problem(name: str) -> Problem | None:
     if name in RESERVED_METHODS:
         message = f"{shown(name)} is a name every resource already has"
         return message + "; please choose another name", None
-    if name in ABILITIES:
+    if name in ABILITIES or name in TRASH_ABILITIES:
         message = f"{shown(name)} is an ability every resource has (roles grant it)"
         return message + "; please choose another name", None
     return None

@@ -2,9 +2,11 @@
 
 A role maps ``"*"`` (every resource) or a declared resource to the abilities it grants:
 the CRUD abilities every resource has, plus the names of that resource's async methods
-(for ``"*"``, of any resource's). ``admin`` is built in and may not be declared. Every
-problem here is M034; the schema has already checked the shape (mappings of lists of
-strings, entries unique).
+(for ``"*"``, of any resource's) and, on a resource with ``soft_delete``, the trash's
+``restore`` and ``force_delete`` (``"*"`` may always grant them: they apply where there
+is a trash). ``admin`` is built in and may not be declared. Every problem here is
+M034; the schema has already checked the shape (mappings of lists of strings, entries
+unique).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import Issue
-from ..model.ir import ABILITIES, ADMIN_ROLE, ALL_RESOURCES
+from ..model.ir import ABILITIES, ADMIN_ROLE, ALL_RESOURCES, TRASH_ABILITIES
 from .hints import shown, suggestion_hint
 from .yamlnodes import Document
 
@@ -37,13 +39,17 @@ def role_issues(document: Document, roles: Any, resources: Any) -> Iterator[Issu
 
 
 def _methods(resources: dict[str, Any]) -> dict[str, tuple[str, ...]]:
-    """Each resource's async method names (valid ones), and every one under ``*``."""
+    """Each resource's own abilities (valid async method names, the trash's), and
+    every one under ``*``."""
     found: dict[str, tuple[str, ...]] = {}
     for name, spec in resources.items():
-        listed = spec.get("methods") if isinstance(spec, dict) else None
+        options = spec if isinstance(spec, dict) else {}
+        listed = options.get("methods")
         items = listed if isinstance(listed, list) else []
-        found[name] = tuple(m for m in items if isinstance(m, str))
+        trash = TRASH_ABILITIES if options.get("soft_delete") is True else ()
+        found[name] = (*(m for m in items if isinstance(m, str)), *trash)
     every = dict.fromkeys(m for names in found.values() for m in names)
+    every.update(dict.fromkeys(TRASH_ABILITIES))
     return {ALL_RESOURCES: tuple(every), **found}
 
 
@@ -78,4 +84,8 @@ def _grant_issues(
         if isinstance(ability, str) and ability not in known:
             message = f"{shown(ability)} is not an ability of {scope}"
             hint = suggestion_hint(ability, list(known), "abilities are")
+            if ability in TRASH_ABILITIES:
+                hint = (
+                    f"only a resource with a trash has it: soft_delete: true on {scope}"
+                )
             yield document.issue((*path, index), message, CODE, hint)

@@ -27,6 +27,8 @@ ABILITIES = (
     "export",
     "import",
 )
+# What a role may be granted on a resource that keeps a trash (``soft_delete``).
+TRASH_ABILITIES = ("restore", "force_delete")
 ADMIN_ROLE = "admin"  # built in: may do everything; never declared
 ALL_RESOURCES = "*"  # a role's grants on every resource
 
@@ -91,6 +93,18 @@ class Field:
         return self.nullable or (not self.required and not self.has_default)
 
 
+# The column a soft-deleting resource's trash is made of: when each record was
+# deleted (UTC), NULL while it is live. Stored, never a field of the panel's.
+TRASH_COLUMN = Field(
+    name="deleted_at",
+    type="string",
+    label="Deleted at",
+    format="date-time",
+    nullable=True,
+    read_only=True,
+)
+
+
 @dataclass(frozen=True)
 class QueryTag:
     """A named, pre-set filter of a resource's list (``?query-tag=<uri>``)."""
@@ -124,6 +138,12 @@ class Resource:
     display: str = (
         ""  # how a record is named: "last_name", "{first} {last}"; "": default
     )
+    soft_delete: bool = False  # a delete moves the record to the trash
+
+    @property
+    def stored_fields(self) -> tuple[Field, ...]:
+        """The table's columns: the fields, then the trash's ``deleted_at``."""
+        return (*self.fields, TRASH_COLUMN) if self.soft_delete else self.fields
 
     @property
     def key_field(self) -> Field:

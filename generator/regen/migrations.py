@@ -130,17 +130,17 @@ def _source(resource: ir.Resource, old: dict[str, ir.Resource]) -> str | None:
 
 
 def _table_change(before: ir.Resource, after: ir.Resource) -> TableChange:
-    old = {f.name: f for f in before.fields}
+    old = {f.name: f for f in before.stored_fields}
     kept: list[FieldPair] = []
     added: list[ir.Field] = []
-    for field in after.fields:
+    for field in after.stored_fields:
         source = _source_name(field, old)
         if source is None:
             added.append(field)
         else:
             kept.append((old[source], field))
     claimed = {b.name for b, _ in kept}
-    dropped = tuple(f for f in before.fields if f.name not in claimed)
+    dropped = tuple(f for f in before.stored_fields if f.name not in claimed)
     return TableChange(before, after, tuple(added), dropped, tuple(kept))
 
 

@@ -109,6 +109,8 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["readonly_fields"] = resource.readonly_fields
     if resource.display:
         body["display"] = resource.display
+    if resource.soft_delete:
+        body["soft_delete"] = True
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

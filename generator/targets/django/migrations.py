@@ -155,7 +155,7 @@ def _table_renames(diff: SchemaDiff) -> list[str]:
         )
         texts = [
             f.name
-            for f in change.after.fields
+            for f in change.after.stored_fields
             if f.type == "string" and indexed(f) and not f.relation
         ]
         if texts:

@@ -96,7 +96,7 @@ def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name = models.XField(...)`` line per field (black lays them out)."""
     return [
         f"{field.name} = {field_call(field, project, migration=False)}"
-        for field in resource.fields
+        for field in resource.stored_fields
     ]
 
 
@@ -107,12 +107,12 @@ def migration_field_lines(
     the ``later`` relations are added once their target model exists."""
     return [
         f"({literal(field.name)}, {field_call(field, project, migration=True)}),"
-        for field in resource.fields
+        for field in resource.stored_fields
         if field not in later
     ]
 
 
 def model_imports(resource: ir.Resource) -> list[str]:
     """Standard-library modules the model's defaults need."""
-    codes = [default_code(f) or "" for f in resource.fields]
+    codes = [default_code(f) or "" for f in resource.stored_fields]
     return [m for m in ("datetime", "uuid") if any(c.startswith(m) for c in codes)]

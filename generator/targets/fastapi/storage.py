@@ -148,13 +148,13 @@ def column_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
             indent=1,
             prefix=f"{field.name}: Mapped[{python_type(field, project)}] = ",
         )
-        for field in resource.fields
+        for field in resource.stored_fields
     ]
 
 
 def model_imports(resource: ir.Resource, project: ir.Project) -> list[str]:
     """Standard-library modules the model's annotations and defaults need."""
-    stored = [_stored(f, project) for f in resource.fields]
+    stored = [_stored(f, project) for f in resource.stored_fields]
     formats = {f.format for f in stored if f.type == "string"}
     modules = []
     if formats & {"date", "date-time"}:
@@ -191,7 +191,7 @@ def _constraint_lines(
             suffix=",",
         )
     ]
-    for field in resource.fields:
+    for field in resource.stored_fields:
         if not field.relation or field in later:
             continue
         target = project.resource(field.relation)
@@ -223,7 +223,7 @@ def table_context(
             indent=2,
             suffix=",",
         )
-        for field in resource.fields
+        for field in resource.stored_fields
     ]
     indexes = [
         call(
@@ -236,7 +236,7 @@ def table_context(
             ],
             indent=1,
         )
-        for field in resource.fields
+        for field in resource.stored_fields
         if indexed(field)
     ]
     # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.

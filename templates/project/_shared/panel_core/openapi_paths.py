@@ -366,6 +366,48 @@ def _destroy_operation(ctx: ResourceContext) -> Doc:
     )
 
 
+_TRASH_JSON = (
+    "JSON for a client naming `application/json` (at least as high as `text/html`); "
+    "any other client gets the trash page."
+)
+
+
+def _trash_operation(ctx: ResourceContext) -> Doc:
+    op = _list_operation(ctx)
+    op["summary"] = f"{ctx.resource.title}: list the trash"
+    op["description"] = _TRASH_JSON
+    op["operationId"] = operation_id(ctx.resource.uri, "crud.trash")
+    op["responses"] = by_status(dict(op["responses"]), "404")
+    return op
+
+
+def _restore_operation(ctx: ResourceContext) -> Doc:
+    record = reply("Restored: the record, back in the list.", ctx.model)
+    responses = by_status({"200": record}, "401", "403", "404", "406")
+    return _operation(
+        ctx, "post", "crud.restore", "restore from the trash", responses=responses
+    )
+
+
+def _force_delete_operation(ctx: ResourceContext) -> Doc:
+    deleted = reply("Deleted for good.", "DeleteResponse")
+    responses = by_status({"200": deleted}, "401", "403", "404", "406", "409")
+    return _operation(
+        ctx, "delete", "crud.forceDelete", "delete for good", responses=responses
+    )
+
+
+def trash_paths(ctx: ResourceContext, prefix: str, key: Doc) -> Doc:
+    """The trash of a resource with ``soft_delete``: its list, restore, force delete."""
+    base = f"{prefix}/resource/{ctx.resource.uri}"
+    item = f"{base}/crud/{{{ITEM_PARAMETER}}}"
+    return {
+        f"{base}/trash": {"get": _trash_operation(ctx)},
+        f"{item}/restore": {"parameters": [key], "post": _restore_operation(ctx)},
+        f"{item}/force": {"parameters": [key], "delete": _force_delete_operation(ctx)},
+    }
+
+
 def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
     """The collection and item paths of one resource, with all their operations."""
     base = f"{prefix}/resource/{ctx.resource.uri}/crud"
@@ -376,6 +418,7 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
         "description": f"{ctx.resource.key_field.label} of the record.",
         "schema": _key_schema(ctx),
     }
+    trash = trash_paths(ctx, prefix, key) if ctx.resource.soft_delete else {}
     return {
         base: {
             "get": _list_operation(ctx),
@@ -391,4 +434,5 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
             ),
             "delete": _destroy_operation(ctx),
         },
+        **trash,
     }

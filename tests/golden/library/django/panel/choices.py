@@ -32,10 +32,12 @@ class Target:
     panel: PanelResource
 
     def rows(self, acting: Actor) -> QuerySet[Any, tuple[Any, ...]]:
-        """The key and named fields of every record ``acting``'s user may reach."""
+        """The key and named fields of every live record ``acting``'s user may reach."""
         resource = self.panel.resource
         records = resource.model._default_manager.all()
         reachable = acting.acting_on(self.panel.lifecycle).scope(records)
+        if type(resource).soft_delete:
+            reachable = reachable.filter(deleted_at__isnull=True)
         return reachable.values_list(resource.key_name(), *resource.display_fields)
 
     def label(self, row: tuple[Any, ...]) -> str:

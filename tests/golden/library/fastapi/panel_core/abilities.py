@@ -27,9 +27,23 @@ MASS_DELETE = "mass_delete"
 EXPORT = "export"
 IMPORT = "import"
 ABILITIES = (VIEW_ANY, VIEW, CREATE, UPDATE, DELETE, MASS_DELETE, EXPORT, IMPORT)
+# A resource with ``soft_delete`` has a trash: taking records out, deleting for good.
+RESTORE = "restore"
+FORCE_DELETE = "force_delete"
+TRASH_ABILITIES = (RESTORE, FORCE_DELETE)
 
 # The page and button abilities templates ask about, by name.
-PAGE_ABILITIES = (CREATE, UPDATE, DELETE, MASS_DELETE, EXPORT, IMPORT, VIEW)
+PAGE_ABILITIES = (
+    CREATE,
+    UPDATE,
+    DELETE,
+    MASS_DELETE,
+    EXPORT,
+    IMPORT,
+    VIEW,
+    RESTORE,
+    FORCE_DELETE,
+)
 
 RoleTable = Mapping[str, Mapping[str, Sequence[str]]]
 
@@ -99,6 +113,9 @@ _BY_ROUTE = {
     "crud.update": UPDATE,
     "crud.destroy": DELETE,
     "crud.massDelete": MASS_DELETE,
+    "crud.trash": VIEW_ANY,
+    "crud.restore": RESTORE,
+    "crud.forceDelete": FORCE_DELETE,
     "component": VIEW_ANY,
 }
 # ``resource.page`` by page and whether a record is named.

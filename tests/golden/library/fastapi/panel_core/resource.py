@@ -55,6 +55,8 @@ class Resource(ResourceHooks, Navigation):
     readonly_fields: ClassVar[tuple[str, ...]] = ()
     # How a record is named: a field name or "{first} {last}" (``panel_core.labels``).
     display: ClassVar[str] = ""
+    # A delete moves the record to the trash (its ``deleted_at`` column is set).
+    soft_delete: ClassVar[bool] = False
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]

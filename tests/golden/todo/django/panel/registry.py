@@ -67,7 +67,9 @@ def registry() -> Registry:
 
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:
     relations = [
-        Relation(field.name, field.label, _model(target), target.uri)
+        Relation(
+            field.name, field.label, _model(target), target.uri, target.soft_delete
+        )
         for field, target in kernel.relations(cls, classes)
     ]
     return Store(cls, label=_model(cls).__name__, relations=relations)

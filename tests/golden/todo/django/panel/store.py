@@ -11,6 +11,11 @@ narrows what they may reach (a record outside it is not found), and the resource
 hooks run inside each write's transaction, so a hook that raises undoes the write. A
 resource that customises nothing pays nothing for it: no call, no extra query.
 
+A resource with ``soft_delete`` keeps deleted records in its trash: a delete sets
+their ``deleted_at``, ``scope`` keeps every read and write to the live records, and
+the trash's own methods (``list_page(trashed=True)``, ``restore``, ``force_delete``)
+to the trashed ones.
+
 An update or a delete given the version the client loaded (``panel_core.versions``)
 reads the record first in its transaction, locked (``select_for_update``; on SQLite
 the ``IMMEDIATE`` transaction holds the write lock), and refuses it with 412 if it
@@ -19,6 +24,7 @@ changed.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +67,7 @@ class Relation:
     label: str
     target: type[models.Model]
     resource: str  # the URI key of the target's resource, whose scope applies
+    soft_delete: bool = False  # the target keeps a trash: trashed records are out
 
 
 class Store(BulkMethods):
@@ -114,27 +121,33 @@ class Store(BulkMethods):
             for tag in resource.query_tags
         }
         self._converters = stored_forms(resource.writable_fields, make_password)
+        self._soft = resource.soft_delete
+        self._live = [Q(deleted_at__isnull=True)] if self._soft else []
+        self._trashed = [Q(deleted_at__isnull=False)] if self._soft else []
 
     def link_relations(self, lifecycles: Mapping[str, Lifecycle]) -> None:
         """Know each relation's target resource (by URI key), whose scope applies."""
         self._targets = {r.field: lifecycles[r.resource] for r in self._relations}
 
-    def scope(self, actor: Actor | None) -> list[Q]:
-        """The conditions keeping ``actor`` to the records its scope lets it reach."""
+    def scope(self, actor: Actor | None, *, trashed: bool = False) -> list[Q]:
+        """The conditions keeping ``actor`` to the records its scope lets it reach:
+        the live ones (``trashed``: those in the trash)."""
+        state = self._trashed if trashed else self._live
         if actor is None or not actor.lifecycle.scoped:
-            return []
+            return list(state)
         reachable = actor.scope(self._manager.all())
-        return [Q(**{self._key + "__in": reachable.values(self._key)})]
+        return [*state, Q(**{self._key + "__in": reachable.values(self._key)})]
 
     def list_page(
-        self, query: ListQuery, actor: Actor
+        self, query: ListQuery, actor: Actor, *, trashed: bool = False
     ) -> tuple[list[Record], int | None]:
         """The rows of one page of ``query`` and how many match (``None``: not counted).
 
         Reads ``query.limit`` rows (one past the page unless counted exactly), in
         reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
+        ``trashed``: the page of the trash instead.
         """
-        conditions = self._conditions(query) + self.scope(actor)
+        conditions = self._conditions(query) + self.scope(actor, trashed=trashed)
         rows = self._rows.filter(*conditions)
         total: int | None = None
         if query.total == EXACT and not query.keyset:
@@ -270,6 +283,30 @@ class Store(BulkMethods):
             ) from None
         return deleted
 
+    def restore(self, key: Any, actor: Actor) -> Record:
+        """Take the record with ``key`` out of the trash; the record, live again."""
+        with transaction.atomic():
+            rows = self._manager.filter(
+                *self.scope(actor, trashed=True), **{self._key: key}
+            )
+            if not rows.update(deleted_at=None):
+                raise self._not_found(key)
+            return self.fetch(key, actor)
+
+    def force_delete(self, key: Any, actor: Actor) -> None:
+        """Delete the record with ``key``, in the trash, for good."""
+        try:
+            with transaction.atomic():
+                rows = self._manager.filter(
+                    *self.scope(actor, trashed=True), **{self._key: key}
+                )
+                if not self._delete(rows, for_good=True):
+                    raise self._not_found(key)
+        except _REFERENCED:
+            raise Conflict(
+                f"{self.label} {key} cannot be deleted: other records refer to it."
+            ) from None
+
     def _current(
         self, key: Any, actor: Actor, ability: str, expected: Expected | None
     ) -> Record:
@@ -288,7 +325,9 @@ class Store(BulkMethods):
             expected.check(record)
         return record
 
-    def _delete(self, rows: models.QuerySet[Any]) -> int:
+    def _delete(self, rows: models.QuerySet[Any], *, for_good: bool = False) -> int:
+        if self._soft and not for_good:
+            return rows.update(deleted_at=datetime.datetime.now(datetime.UTC))
         # Django counts cascaded rows too: only this model's rows are the answer.
         _total, by_model = rows.delete()
         return by_model.get(self._model_label, 0)
@@ -353,6 +392,8 @@ class Store(BulkMethods):
             lifecycle = self._targets.get(relation.field)
             if lifecycle is not None and lifecycle.scoped:
                 targets = actor.acting_on(lifecycle).scope(targets)
+            if relation.soft_delete:
+                targets = targets.filter(deleted_at__isnull=True)
             if not targets.filter(pk=value).exists():
                 errors[relation.field] = [f"The selected {relation.label} is invalid."]
         if errors:

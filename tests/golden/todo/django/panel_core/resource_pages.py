@@ -29,6 +29,7 @@ from .registry import PanelResource
 from .resource import Resource
 from .routes import url_for
 from .table import columns, display, rows
+from .trash import trash_url
 from .urls import page_url, record_url
 from .versions import record_version
 
@@ -92,6 +93,7 @@ def list_params(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _resource_context(panel: PanelResource[Any], can: Abilities) -> dict[str, Any]:
+    soft_delete = type(panel.resource).soft_delete
     return {
         "can": can,
         "resource": panel.resource,
@@ -99,6 +101,7 @@ def _resource_context(panel: PanelResource[Any], can: Abilities) -> dict[str, An
         "index_url": page_url(panel.uri, "index-page"),
         "create_url": page_url(panel.uri, "form-page"),
         "crud_url": panel.crud_url,
+        "trash_url": trash_url(panel.uri) if soft_delete else None,
     }
 
 

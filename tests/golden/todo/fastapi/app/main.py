@@ -22,6 +22,7 @@ from app.panel.registry import Registry
 from app.panel.routes import router as panel_router
 from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
+from app.panel.trash import router as trash_router
 from app.panel.unavailable import check_database
 from app.panel.urls import PREFIX
 from app.resources import RESOURCES
@@ -73,6 +74,7 @@ def create_app(
     app.include_router(panel_router, prefix=PREFIX)
     app.include_router(actions_router, prefix=PREFIX)
     app.include_router(login_router, prefix=PREFIX)
+    app.include_router(trash_router, prefix=PREFIX)
     install_docs(app, settings)
     # Last: "/resource/{resourceUri}/{pageUri}" would also match the routes above.
     app.include_router(pages_router, prefix=PREFIX)

@@ -18,7 +18,8 @@ from typing import Literal
 Answer = Literal["json", "html"]
 # The API's URLs, wherever the panel is mounted.
 _API_PATH = re.compile(
-    r"/resource/[^/]+/crud(?:/[^/]*)?/?$|/(?:authenticate|logout)/?$"
+    r"/resource/[^/]+/crud(?:/[^/]*(?:/(?:restore|force))?)?/?$"
+    r"|/(?:authenticate|logout)/?$"
 )
 
 

@@ -72,6 +72,11 @@ ROUTES: Mapping[str, Route] = {
         Route("crud.update", ("PUT", "PATCH"), (_ITEM,)),
         Route("crud.destroy", ("DELETE",), (_ITEM,)),
         Route("crud.massDelete", ("DELETE",), (_CRUD,)),
+        # The trash of a resource with ``soft_delete``; before ``resource.page``,
+        # whose ``{pageUri}`` would take "trash" too.
+        Route("crud.trash", ("GET",), (_RESOURCE + "/trash",)),
+        Route("crud.restore", ("POST",), (_ITEM + "/restore",)),
+        Route("crud.forceDelete", ("DELETE",), (_ITEM + "/force",)),
         Route(
             "handler",
             ANY,

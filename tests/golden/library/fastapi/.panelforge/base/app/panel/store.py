@@ -9,6 +9,11 @@ Every method takes the ``Actor`` of the request (``panel_core.lifecycle``): its 
 narrows what the method may reach, and the resource's hooks run inside each write's
 transaction. A resource that customises nothing pays nothing for it.
 
+A resource with ``soft_delete`` keeps deleted records in its trash: a delete sets
+their ``deleted_at``, ``scope`` keeps every read and write to the live records, and
+the trash's own methods (``list_page(trashed=True)``, ``restore``, ``force_delete``)
+to the trashed ones.
+
 An update or a delete given the version the client loaded (``panel_core.versions``)
 reads the record first in its transaction, locked (``FOR UPDATE``; SQLite's writes
 hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it changed.
@@ -16,6 +21,7 @@ hold the write lock from ``BEGIN IMMEDIATE``), and refuses it with 412 if it cha
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -104,10 +110,21 @@ class Store(BulkMethods):
         self._update = update(table).returning(*columns)
         self._plain_insert = insert(table)
         self._plain_update = update(table)
-        self._delete = delete(table).where(self._key == bindparam("key"))
-        self._delete_many = delete(table).where(
-            self._key.in_(bindparam("keys", expanding=True))
-        )
+        one = self._key == bindparam("key")
+        many = self._key.in_(bindparam("keys", expanding=True))
+        if resource.soft_delete:
+            deleted_at = table.c.deleted_at
+            self._live = [deleted_at.is_(None)]
+            self._trashed = [deleted_at.is_not(None)]
+            trashing = update(table).values(deleted_at=bindparam("now"))
+            self._delete, self._delete_many = trashing.where(one), trashing.where(many)
+            self._restore = update(table).values(deleted_at=None).where(one)
+        else:
+            self._live, self._trashed = [], []
+            self._delete = delete(table).where(one)
+            self._delete_many = delete(table).where(many)
+        self._force_delete = delete(table).where(one)
+        self._read_one = self._select_one.where(*self._live)
         self._filters = {name: table.c[name] for name in resource.filterable_fields}
         ordered = {resource.key_name(), *resource.sortable_fields}
         self._columns = {name: table.c[name] for name in ordered}
@@ -137,14 +154,15 @@ class Store(BulkMethods):
         )
 
     def list_page(
-        self, engine: Engine, query: ListQuery, actor: Actor
+        self, engine: Engine, query: ListQuery, actor: Actor, *, trashed: bool = False
     ) -> tuple[list[Record], int | None]:
         """The rows of one page of ``query`` and how many match (``None``: not counted).
 
         Reads ``query.limit`` rows (one past the page unless counted exactly), in
         reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
+        ``trashed``: the page of the trash instead.
         """
-        conditions = self._conditions(query) + self.scope(actor)
+        conditions = self._conditions(query) + self.scope(actor, trashed=trashed)
         total: int | None = None
         with transaction(engine) as connection:
             if query.total == EXACT and not query.keyset:
@@ -194,12 +212,16 @@ class Store(BulkMethods):
         """The registered resources by URI key, whose scopes bound the relations."""
         self._targets = panels
 
-    def scope(self, actor: Actor | None) -> list[ColumnElement[bool]]:
-        """The conditions keeping ``actor`` to the records its scope lets it reach."""
+    def scope(
+        self, actor: Actor | None, *, trashed: bool = False
+    ) -> list[ColumnElement[bool]]:
+        """The conditions keeping ``actor`` to the records its scope lets it reach:
+        the live ones (``trashed``: those in the trash)."""
+        state = self._trashed if trashed else self._live
         if actor is None or not actor.lifecycle.scoped:
-            return []
+            return list(state)
         reachable = actor.scope(select(self._model))
-        return [self._key.in_(reachable.with_only_columns(self._key))]
+        return [*state, self._key.in_(reachable.with_only_columns(self._key))]
 
     def fetch(self, engine: Engine, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""
@@ -208,7 +230,7 @@ class Store(BulkMethods):
 
     def read(self, reader: LoopReader, key: Any) -> Record:
         """``fetch`` on the event loop, through an SQLite ``LoopReader`` (no scope)."""
-        row = reader.first(self._select_one, {"key": key})
+        row = reader.first(self._read_one, {"key": key})
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
@@ -294,7 +316,8 @@ class Store(BulkMethods):
                     record = self._current(connection, key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
                 statement = self._delete.where(*self.scope(actor))
-                if not connection.execute(statement, {"key": key}).rowcount:
+                found = connection.execute(statement, {"key": key, "now": _now()})
+                if not found.rowcount:
                     raise self._not_found(key)
                 if record is not None:
                     actor.notify("after_deleted", record)
@@ -312,12 +335,34 @@ class Store(BulkMethods):
                 if scope or "after_mass_deleted" in actor.lifecycle.hooks:
                     found = select(self._key).where(self._key.in_(keys), *scope)
                     keys = list(connection.execute(found).scalars())
-                deleted = connection.execute(self._delete_many, {"keys": keys})
+                deleted = connection.execute(
+                    self._delete_many, {"keys": keys, "now": _now()}
+                )
                 actor.notify("after_mass_deleted", list(keys))
                 return deleted.rowcount
         except IntegrityError:
             raise Conflict(
                 "Nothing was deleted: other records refer to some of these."
+            ) from None
+
+    def restore(self, engine: Engine, key: Any, actor: Actor) -> Record:
+        """Take the record with ``key`` out of the trash; the record, live again."""
+        with transaction(engine, writes=True) as connection:
+            statement = self._restore.where(*self.scope(actor, trashed=True))
+            if not connection.execute(statement, {"key": key}).rowcount:
+                raise self._not_found(key)
+            return self._fetch_in(connection, key, actor)
+
+    def force_delete(self, engine: Engine, key: Any, actor: Actor) -> None:
+        """Delete the record with ``key``, in the trash, for good."""
+        try:
+            with transaction(engine, writes=True) as connection:
+                statement = self._force_delete.where(*self.scope(actor, trashed=True))
+                if not connection.execute(statement, {"key": key}).rowcount:
+                    raise self._not_found(key)
+        except IntegrityError:
+            raise Conflict(
+                f"{self.label} {key} cannot be deleted: other records refer to it."
             ) from None
 
     def _current(
@@ -424,7 +469,7 @@ class Store(BulkMethods):
                 continue
             exists = relation.exists
             target = self._targets.get(relation.target)
-            if target is not None and target.lifecycle.scoped:
+            if target is not None:
                 reach = target.store.scope(actor.acting_on(target.lifecycle))
                 exists = exists.where(*reach)
             if connection.execute(exists, {"key": value}).first() is None:
@@ -451,6 +496,11 @@ class Store(BulkMethods):
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
         if errors:
             raise InvalidInput(errors)
+
+
+def _now() -> datetime.datetime:
+    """When a record goes to the trash: now, in UTC."""
+    return datetime.datetime.now(datetime.UTC)
 
 
 def _taken(table: Table, name: str) -> Select[Any]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from django.http import HttpResponse
 
-from . import auth, crud, handlers, methods, pages
+from . import auth, crud, handlers, methods, pages, trash
 
 _collection = crud.CollectionView.as_view()
 _item = crud.ItemView.as_view()
@@ -26,6 +26,9 @@ VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "crud.show": _item,
     "crud.update": _item,
     "crud.destroy": _item,
+    "crud.trash": trash.trash,
+    "crud.restore": trash.restore,
+    "crud.forceDelete": trash.force_delete,
     "handler": handlers.handler,
     "resource.page": pages.resource_page,
     "page": pages.page,

@@ -36,7 +36,9 @@ class BulkMethods:
 
     if TYPE_CHECKING:
 
-        def scope(self, actor: Actor | None) -> list[ColumnElement[bool]]: ...
+        def scope(
+            self, actor: Actor | None, *, trashed: bool = False
+        ) -> list[ColumnElement[bool]]: ...
 
         def _fetch_in(
             self, connection: Connection, key: Any, actor: Actor | None

@@ -1,0 +1,172 @@
+"""``soft_delete: true``: deletes go to a trash, which restores or deletes for good.
+
+One project per framework is generated from ``trash/shelf.yaml`` (authors with a
+trash, books referring to them, a ``clerk`` role without the trash's abilities) and
+served on SQLite; both servers run at once, so the trash's page and JSON are compared
+between them (CSRF tokens aside).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import FRAMEWORKS, REPO, SERVERS, run_panelforge
+
+from generator.manifest.load import load_manifest
+
+from .support import HTML, PASSWORD, Api, Deployment, crud, page
+
+HERE = REPO / "tests" / "conformance" / "trash"
+MANIFEST = load_manifest(HERE / "shelf.yaml")
+AUTHOR, BOOK = MANIFEST.resource("Author"), MANIFEST.resource("Book")
+ADMIN, CLERK = "admin@example.com", "clerk@example.com"
+TRASH = f"/admin/resource/{AUTHOR.uri}/trash"
+_TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Both frameworks' projects, served, each with an admin and a clerk logged in."""
+    servers, clients = [], {}
+    try:
+        for framework in FRAMEWORKS:
+            folder = tmp_path_factory.mktemp(f"trash-{framework}")
+            project = folder / "project"
+            result = run_panelforge(
+                "generate", str(HERE / "shelf.yaml"), "-o", str(project),
+                "--framework", framework, "--quiet",
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+            server = SERVERS[framework](project, f"sqlite:///{folder / 'shelf.db'}")
+            servers.append(server)
+            server.migrate()
+            server.create_user(ADMIN, PASSWORD)
+            server.run_app(
+                "create-user", CLERK, "--password-stdin", "--role", "clerk",
+                input=PASSWORD + "\n",
+            )  # fmt: skip
+            server.start()
+        for server in servers:
+            deployment = Deployment(
+                server.framework, "shelf", "sqlite", MANIFEST, server
+            )
+            admin, clerk = Api(deployment), Api(deployment)
+            admin.log_in(ADMIN, PASSWORD)
+            clerk.log_in(CLERK, PASSWORD)
+            clients[server.framework] = {"admin": admin, "clerk": clerk}
+        yield clients
+    finally:
+        for pair in clients.values():
+            for api in pair.values():
+                api.client.close()
+        for server in servers:
+            server.stop()
+
+
+def _made(api: Api, resource: Any, body: dict[str, Any]) -> Any:
+    response = api.post(crud(resource), json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["data"]["id"]
+
+
+def _listed(api: Api, url: str, **params: Any) -> list[Any]:
+    response = api.get(url, params=params)
+    assert response.status_code == 200, response.text
+    return [record["id"] for record in response.json()["data"]]
+
+
+def _html(api: Api, url: str) -> str:
+    response = api.get(url, headers=HTML)
+    assert response.status_code == 200, response.text
+    return str(response.text)
+
+
+def _form(api: Api, url: str, **fields: str) -> Any:
+    """Submit a page's form as a browser without JavaScript does."""
+    data = {"_token": api.token or "", "_redirect": TRASH, **fields}
+    return api.post(url, data=data, headers=HTML, follow_redirects=False)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_delete_moves_to_the_trash_and_back(
+    served: dict[str, Any], framework: str
+) -> None:
+    api: Api = served[framework]["admin"]
+    herbert = _made(api, AUTHOR, {"name": "Frank Herbert"})
+    dune = _made(api, BOOK, {"title": "Dune", "author": herbert})
+
+    assert api.request("DELETE", crud(AUTHOR, herbert)).status_code == 200
+    # Gone from the list, the search, the record's routes and the pickers...
+    assert herbert not in _listed(api, crud(AUTHOR))
+    assert _listed(api, crud(AUTHOR), search="Herbert") == []
+    assert api.get(crud(AUTHOR, herbert)).status_code == 404
+    assert api.request("PATCH", crud(AUTHOR, herbert), json={}).status_code == 404
+    assert f'<option value="{herbert}">' not in _html(api, page(BOOK, "form-page"))
+    detail = _html(api, page(BOOK, "detail-page", dune))
+    assert "Frank Herbert" not in detail and f"#{herbert}" in detail
+    # ...while the book keeps its reference, and the trash lists the author.
+    assert api.get(crud(BOOK, dune)).json()["author"] == herbert
+    assert herbert in _listed(api, TRASH)
+    trash_page = _html(api, TRASH)
+    assert "Frank Herbert" in trash_page
+    assert f'action="{crud(AUTHOR, herbert)}/restore"' in trash_page
+    assert f'href="{TRASH}"' in _html(api, page(AUTHOR, "index-page"))
+
+    restored = api.post(f"{crud(AUTHOR, herbert)}/restore")
+    assert restored.status_code == 200, restored.text
+    assert restored.json()["name"] == "Frank Herbert"
+    assert herbert in _listed(api, crud(AUTHOR))
+    assert herbert not in _listed(api, TRASH)
+    # Only a record in the trash is restored or deleted for good.
+    assert api.post(f"{crud(AUTHOR, herbert)}/restore").status_code == 404
+    assert api.request("DELETE", f"{crud(AUTHOR, herbert)}/force").status_code == 404
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_mass_delete_fills_the_trash_and_its_forms_empty_it(
+    served: dict[str, Any], framework: str
+) -> None:
+    api: Api = served[framework]["admin"]
+    keys = [_made(api, AUTHOR, {"name": f"Mass {n}"}) for n in (1, 2)]
+    gone = api.request("DELETE", crud(AUTHOR), json={"ids": keys})
+    assert gone.status_code == 200 and gone.json()["deleted"] == 2, gone.text
+    assert set(keys) <= set(_listed(api, TRASH))
+    first, second = keys
+
+    answer = _form(api, f"{crud(AUTHOR, first)}/restore")
+    assert (answer.status_code, answer.headers["location"]) == (303, TRASH)
+    assert first in _listed(api, crud(AUTHOR))
+    answer = _form(api, f"{crud(AUTHOR, second)}/force", _method="DELETE")
+    assert (answer.status_code, answer.headers["location"]) == (303, TRASH)
+    assert second not in _listed(api, TRASH) + _listed(api, crud(AUTHOR))
+    assert api.post(f"{crud(AUTHOR, second)}/restore").status_code == 404
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_restore_and_force_delete_are_abilities_of_their_own(
+    served: dict[str, Any], framework: str
+) -> None:
+    admin, clerk = served[framework]["admin"], served[framework]["clerk"]
+    key = _made(admin, AUTHOR, {"name": "Clerk's author"})
+    assert clerk.request("DELETE", crud(AUTHOR, key)).status_code == 200
+    assert key in _listed(clerk, TRASH)  # the trash needs view_any
+    refused = {"message": "This action is unauthorized."}
+    for method, url in (("POST", "restore"), ("DELETE", "force")):
+        answer = clerk.request(method, f"{crud(AUTHOR, key)}/{url}")
+        assert (answer.status_code, answer.json()) == (403, refused)
+    trash_page = _html(clerk, TRASH)
+    assert "Restore" not in trash_page and "Delete for good" not in trash_page
+    assert _form(clerk, f"{crud(AUTHOR, key)}/restore").status_code == 403
+    # A resource without soft_delete has no trash.
+    assert admin.get(f"/admin/resource/{BOOK.uri}/trash").status_code == 404
+
+
+def test_both_frameworks_serve_the_same_trash(served: dict[str, Any]) -> None:
+    django, fastapi = served["django"]["admin"], served["fastapi"]["admin"]
+    assert _listed(django, TRASH) == _listed(fastapi, TRASH)
+    assert django.get(TRASH).json() == fastapi.get(TRASH).json()
+    pages = [_TOKEN.sub(r"\1…", _html(api, TRASH)) for api in (django, fastapi)]
+    assert pages[0] == pages[1]
