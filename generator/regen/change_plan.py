@@ -5,8 +5,9 @@ classified before anything is written.
   a new enum value, a declared rename);
 - **decided by data**: the change is fine unless some rows do not fit (a narrower
   column, a cast, an enum value that goes away, nullable → required, a required
-  column on a table that has rows). The migration counts those rows before its first
-  change and refuses if there are any (:mod:`panel_core.migration_guard` in the
+  column on a table that has rows, ``soft_delete`` turned off while the trash holds
+  records: they would come back to life). The migration counts those rows before its
+  first change and refuses if there are any (:mod:`panel_core.migration_guard` in the
   emitted project); panelforge counts them too when the database is reachable;
 - **destructive**: rows are thrown away (a table or a column dropped). Refused unless
   the run accepts the drop by name (``--allow-drop Ticket`` or
@@ -146,9 +147,31 @@ def _added_column(change: TableChange, added: ir.Field) -> Change:
     return Change(DATA, text + " (required: the table must be empty)", where, (check,))
 
 
+def _emptied_trash(change: TableChange) -> Change:
+    """``soft_delete`` turned off: fine while the trash is empty, else refused."""
+    before, after = change.before, change.after
+    text = (
+        f"drop column {before.table}.{ir.TRASH_COLUMN.name} (the trash must be empty)"
+    )
+    where = manifest_path(after, "soft_delete")
+    check = DataCheck(
+        before.table,
+        ir.TRASH_COLUMN.name,
+        before.key,
+        "trashed",
+        hint=(
+            "restore those records or delete them for good first, or keep "
+            f"{where}: true"
+        ),
+    )
+    return Change(DATA, text, where, (check,))
+
+
 def _dropped_column(
     change: TableChange, dropped: ir.Field, allow_drop: Collection[str]
 ) -> Change:
+    if dropped == ir.TRASH_COLUMN and not change.after.soft_delete:
+        return _emptied_trash(change)
     resource = change.after
     name = f"{resource.name}.{dropped.name}"
     text = f"drop column {change.before.table}.{dropped.name} and its values"

@@ -64,7 +64,8 @@ class Check:
     ``kind`` is one of ``longer_than`` (``argument``: the new maximum length),
     ``null`` (the column becomes required without a fill value), ``values`` (the
     enum values that go away, as a tuple), ``duplicates`` (a new unique constraint),
-    ``rows`` (any row with a value: a change no value survives), ``missing`` (any
+    ``rows`` (any row with a value: a change no value survives), ``trashed`` (a
+    record in the trash of a resource that stops keeping one), ``missing`` (any
     row at all: a new required column without a default), or a cast target:
     ``integer``, ``number``, ``date``, ``date-time``, ``uuid``.
     """
@@ -111,6 +112,7 @@ _PROBLEMS = {
     "null": "no value and the field becomes required",
     "values": "an enum value that goes away ({})",
     "rows": "a value the new type cannot hold",
+    "trashed": "been deleted into the trash, and would come back",
     "missing": "no value for this new required field",
 }
 
@@ -145,7 +147,7 @@ def _condition(check: Check, dialect: Dialect) -> str | None:
     if check.kind == "values":
         values = ", ".join(quote_value(v) for v in check.argument)  # type: ignore[attr-defined]
         return f"{column} IN ({values})"
-    if check.kind == "rows":
+    if check.kind in ("rows", "trashed"):
         return f"{column} IS NOT NULL"
     if check.kind == "missing":
         return "1 = 1"
