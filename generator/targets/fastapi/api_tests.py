@@ -259,6 +259,8 @@ def _cases(
         cases[case] = f"{case.upper()}_FIELD" in names
     relation = _relation_field(resource, project)
     cases["required_relation"] = relation is not None and not relation.column_nullable
+    target = project.resource(relation.relation or "") if relation else None
+    cases["trashed_relation"] = target is not None and target.soft_delete
     cases["round_trip"] = _round_trips(resource)
     return cases
 

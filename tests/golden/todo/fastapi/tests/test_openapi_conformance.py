@@ -88,6 +88,7 @@ def test_the_api_does_what_the_spec_says(
 ) -> None:
     case.call_and_validate(app=app, checks=CHECKS, **auth)
     if case.path_parameters and ITEM_PARAMETER in case.path_parameters:
-        collection = case.operation.path.removesuffix(f"/{{{ITEM_PARAMETER}}}")
+        # The record's collection: what comes before its key (``…/crud/{key}/force``).
+        collection = case.operation.path.partition(f"/{{{ITEM_PARAMETER}}}")[0]
         case.path_parameters[ITEM_PARAMETER] = records[collection]
         case.call_and_validate(app=app, checks=CHECKS, **auth)
