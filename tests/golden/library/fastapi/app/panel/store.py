@@ -117,7 +117,8 @@ class Store(BulkMethods):
             self._live = [deleted_at.is_(None)]
             self._trashed = [deleted_at.is_not(None)]
             trashing = update(table).values(deleted_at=bindparam("now"))
-            self._delete, self._delete_many = trashing.where(one), trashing.where(many)
+            self._delete = trashing.where(one)
+            self._delete_many = trashing.where(many, *self._live)
             self._restore = update(table).values(deleted_at=None).where(one)
         else:
             self._live, self._trashed = [], []
@@ -331,8 +332,9 @@ class Store(BulkMethods):
         try:
             with transaction(engine, writes=True) as connection, writing(connection):
                 keys = actor.before_mass_deleting(keys)
-                scope = self.scope(actor)
-                if scope or "after_mass_deleted" in actor.lifecycle.hooks:
+                hooked = "after_mass_deleted" in actor.lifecycle.hooks
+                if actor.lifecycle.scoped or hooked:
+                    scope = self.scope(actor)
                     found = select(self._key).where(self._key.in_(keys), *scope)
                     keys = list(connection.execute(found).scalars())
                 deleted = connection.execute(
