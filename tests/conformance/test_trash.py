@@ -96,6 +96,7 @@ def test_delete_moves_to_the_trash_and_back(
 ) -> None:
     api: Api = served[framework]["admin"]
     herbert = _made(api, AUTHOR, {"name": "Frank Herbert"})
+    _made(api, AUTHOR, {"name": "Ursula Le Guin"})
     dune = _made(api, BOOK, {"title": "Dune", "author": herbert})
 
     assert api.request("DELETE", crud(AUTHOR, herbert)).status_code == 200
@@ -105,6 +106,9 @@ def test_delete_moves_to_the_trash_and_back(
     assert api.get(crud(AUTHOR, herbert)).status_code == 404
     assert api.request("PATCH", crud(AUTHOR, herbert), json={}).status_code == 404
     assert f'<option value="{herbert}">' not in _html(api, page(BOOK, "form-page"))
+    exported = api.get(f"/admin/resource/{AUTHOR.uri}/handler/export")
+    assert exported.status_code == 200, exported.text
+    assert "Ursula Le Guin" in exported.text and "Frank Herbert" not in exported.text
     detail = _html(api, page(BOOK, "detail-page", dune))
     assert "Frank Herbert" not in detail and f"#{herbert}" in detail
     # ...while the book keeps its reference, and the trash lists the author.
