@@ -307,6 +307,7 @@ class Inputs:
         self._rules = {f.name: blank_rule(f, trim=trim_strings) for f in writable}
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
+        self.key_name = resource.key_name()
         self._key_field = resource.key_field
         self._max_ids = max_ids
         self._ids_body = create_model(
