@@ -67,6 +67,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         index_fields=tuple(spec.get("list", ())),
         readonly_fields=tuple(spec.get("readonly", ())),
         display=spec.get("display", ""),
+        unique_together=tuple(tuple(group) for group in spec.get("unique", ())),
     )
 
 

@@ -24,6 +24,7 @@ from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .rolechecks import role_issues
+from .uniquechecks import unique_issues
 from .yamlnodes import Document
 
 
@@ -42,6 +43,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
         issues += display_issues(document, name, spec)
+        issues += unique_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

@@ -124,6 +124,8 @@ class Resource:
     display: str = (
         ""  # how a record is named: "last_name", "{first} {last}"; "": default
     )
+    # groups of fields no two records share values of (``unique`` of the resource)
+    unique_together: tuple[tuple[str, ...], ...] = ()
 
     @property
     def key_field(self) -> Field:

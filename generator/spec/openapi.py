@@ -109,6 +109,8 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["readonly_fields"] = resource.readonly_fields
     if resource.display:
         body["display"] = resource.display
+    if resource.unique_together:
+        body["unique_together"] = resource.unique_together
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -97,7 +97,7 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
 
 def declaration_lines(resource: ir.Resource) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display), when declared."""
+    readonly_fields, display, unique_together), when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -120,6 +120,10 @@ def declaration_lines(resource: ir.Resource) -> list[str]:
         lines.append(_tuple_line("readonly_fields", resource.readonly_fields))
     if resource.display:
         lines.append(f"display = {literal(resource.display)}")
+    if resource.unique_together:
+        lines.append(
+            laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
+        )
     return lines
 
 

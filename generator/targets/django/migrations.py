@@ -24,7 +24,7 @@ from ...render.plan import FilePlan
 from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
-from .storage import field_call, migration_field_lines
+from .storage import field_call, migration_field_lines, unique_constraints
 
 APP_LABEL = "app"
 MIGRATIONS_DIR = "app/migrations/"
@@ -39,6 +39,7 @@ def create_model(
         "name": literal(resource.model_name),
         "fields": migration_field_lines(resource, project, later),
         "table": literal(resource.table),
+        "constraints": unique_constraints(resource),
     }
 
 

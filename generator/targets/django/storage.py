@@ -7,7 +7,7 @@ finds nothing to do; the emitted project's own tests assert it).
 
 from __future__ import annotations
 
-from ...model import ir
+from ...model import ir, naming
 from ..columns import default_code, fits_int32, indexed, is_integer_key
 from ..pysource import literal
 
@@ -110,6 +110,18 @@ def migration_field_lines(
         for field in resource.fields
         if field not in later
     ]
+
+
+def unique_constraints(resource: ir.Resource) -> str:
+    """``[models.UniqueConstraint(...), ...]`` of the unique groups ("" without)."""
+    if not resource.unique_together:
+        return ""
+    constraints = [
+        f"models.UniqueConstraint(fields={literal(list(group))}, "
+        f"name={literal(naming.unique_name(resource.table, group))})"
+        for group in resource.unique_together
+    ]
+    return f"[{', '.join(constraints)}]"
 
 
 def model_imports(resource: ir.Resource) -> list[str]:

@@ -24,7 +24,7 @@ from .migrations import (
     migration_plan,
     next_migration,
 )
-from .storage import model_field_lines, model_imports
+from .storage import model_field_lines, model_imports, unique_constraints
 
 _TEMPLATES = "django"
 
@@ -123,6 +123,7 @@ def models_context(project: ir.Project) -> dict[str, Any]:
                 "table": literal(r.table),
                 "fields": model_field_lines(r, project),
                 "str_expression": str_expression(r),
+                "constraints": unique_constraints(r),
             }
             for r in resources
         ],

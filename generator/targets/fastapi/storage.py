@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import ir
+from ...model import ir, naming
 from ...model.samples import creation_order
 from ..columns import (
     default_code,
@@ -206,6 +206,18 @@ def _constraint_lines(
     return lines
 
 
+def unique_constraints(resource: ir.Resource, *, migration: bool) -> list[str]:
+    """``sa.UniqueConstraint(...)`` of each unique group (named with ``op.f`` in a
+    migration, as the naming convention would leave it)."""
+    lines = []
+    for group in resource.unique_together:
+        name = literal(naming.unique_name(resource.table, group))
+        named = f"name=op.f({name})" if migration else f"name={name}"
+        args = [*(literal(n) for n in group), named]
+        lines.append(f"sa.UniqueConstraint({', '.join(args)}),")
+    return lines
+
+
 def table_context(
     resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...] = ()
 ) -> dict[str, Any]:
@@ -244,6 +256,9 @@ def table_context(
     options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),
-        "elements": columns + _constraint_lines(resource, project, later) + options,
+        "elements": columns
+        + _constraint_lines(resource, project, later)
+        + unique_constraints(resource, migration=True)
+        + options,
         "indexes": indexes,
     }

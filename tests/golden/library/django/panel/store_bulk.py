@@ -55,6 +55,8 @@ class BulkMethods:
 
         def _check_relations(self, values: Mapping[str, Any], actor: Actor) -> None: ...
 
+        def _check_unique(self, values: Mapping[str, Any], key: Any) -> None: ...
+
     def iter_batches(
         self, query: ListQuery, actor: Actor, size: int = 500
     ) -> Iterator[list[dict[str, Any]]]:
@@ -122,6 +124,7 @@ class BulkMethods:
         if key is None:
             values = self._prepare(actor.before_creating(values))
             self._check_relations(values, actor)
+            self._check_unique(values, None)
             created = self._manager.create(**self._by_column(values))
             self._notify(actor, "after_created", created.pk)
             return []
@@ -131,6 +134,7 @@ class BulkMethods:
             values = actor.before_updating(current, values)
         values = self._prepare(values)
         self._check_relations(values, actor)
+        self._check_unique(values, key)
         rows = self._manager.filter(*self.scope(actor), **{self._key: key})
         found = rows.update(**self._by_column(values)) if values else rows.exists()
         if not found:

@@ -55,6 +55,8 @@ class Resource(ResourceHooks, Navigation):
     readonly_fields: ClassVar[tuple[str, ...]] = ()
     # How a record is named: a field name or "{first} {last}" (``panel_core.labels``).
     display: ClassVar[str] = ""
+    # Groups of fields no two records share the values of (``panel_core.unique``).
+    unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -147,6 +149,12 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
     for name in cls.search:
         if name not in cls.field_map:
             raise DeclarationError(f"{where}: search names unknown field {name!r}")
+    for group in cls.unique_together:
+        for name in group:
+            if name not in cls.field_map:
+                raise DeclarationError(
+                    f"{where}: unique_together names unknown field {name!r}"
+                )
     for tag in cls.query_tags:
         for name in tag.filter:
             if name not in cls.field_map:

@@ -71,6 +71,10 @@ class BulkMethods:
             self, connection: Connection, values: Mapping[str, Any], actor: Actor
         ) -> None: ...
 
+        def _check_unique(
+            self, connection: Connection, values: Mapping[str, Any], key: Any
+        ) -> None: ...
+
     def iter_batches(
         self, engine: Engine, query: ListQuery, actor: Actor, size: int = 500
     ) -> Iterator[list[dict[str, Any]]]:
@@ -150,6 +154,7 @@ class BulkMethods:
         if key is None:
             values = self._prepare(actor.before_creating(values))
             self._check_relations(connection, values, actor)
+            self._check_unique(connection, values, None)
             row = self._insert_row(connection, values)
             actor.notify("after_created", self._returned(row))
             return []
@@ -159,6 +164,7 @@ class BulkMethods:
             values = actor.before_updating(current, values)
         values = self._prepare(values)
         self._check_relations(connection, values, actor)
+        self._check_unique(connection, values, key)
         if values:
             row = self._update_row(connection, key, values, actor)
         else:

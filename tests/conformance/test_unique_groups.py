@@ -1,0 +1,112 @@
+"""Unique groups of fields: a duplicate is 422 naming the fields, on both frameworks.
+
+One project per framework is generated from ``unique/shelf.yaml`` (a Book's author and
+title are unique together, and so are its optional ISBN prefix and number) and served
+on SQLite; each test runs against both. Create, update and CSV import answer the same
+422; a group with a null member never collides (issue 22).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from conftest import FRAMEWORKS, REPO, SERVERS, run_panelforge
+
+from generator.manifest.load import load_manifest
+
+from .support import PASSWORD, Api, Deployment, crud, new_marker
+
+HERE = REPO / "tests" / "conformance" / "unique"
+MANIFEST = load_manifest(HERE / "shelf.yaml")
+AUTHOR, BOOK = MANIFEST.resource("Author"), MANIFEST.resource("Book")
+ADMIN = "admin@example.com"
+TAKEN = "The Author and Title have already been taken."
+
+
+@pytest.fixture(scope="module")
+def apis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Api]]:
+    """A logged-in client of each framework's served project."""
+    servers, clients = [], []
+    try:
+        for framework in FRAMEWORKS:
+            folder = tmp_path_factory.mktemp(f"unique-{framework}")
+            project = folder / "project"
+            result = run_panelforge(
+                "generate", str(HERE / "shelf.yaml"), "-o", str(project),
+                "--framework", framework, "--quiet",
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+            server = SERVERS[framework](project, f"sqlite:///{folder / 'shelf.db'}")
+            servers.append(server)
+            server.migrate()
+            server.create_user(ADMIN, PASSWORD)
+            server.start()
+            api = Api(Deployment(framework, "shelf", "sqlite", MANIFEST, server))
+            api.log_in(ADMIN, PASSWORD)
+            clients.append(api)
+        yield clients
+    finally:
+        for api in clients:
+            api.client.close()
+        for server in servers:
+            server.stop()
+
+
+def _book(api: Api, **body: object) -> dict[str, object]:
+    response = api.post(crud(BOOK), json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["data"]
+
+
+def test_a_duplicate_group_is_422_on_create_and_update(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Le Guin"}).json()["data"]["id"]
+        title = new_marker()
+        _book(api, author=author, title=title)
+        other = _book(api, author=author, title=title + " II")
+        created = api.post(crud(BOOK), json={"author": author, "title": title})
+        updated = api.request("PATCH", crud(BOOK, other["id"]), json={"title": title})
+        for response in (created, updated):
+            assert response.status_code == 422, response.text
+            assert response.json()["errors"] == {"author": [TAKEN]}
+        answers.append((created.json(), updated.json()))
+    assert answers[0] == answers[1]
+
+
+def test_null_members_never_collide(apis: list[Api]) -> None:
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Butler"}).json()["data"]["id"]
+        for n in (1, 2):  # the same number, no prefix: no collision
+            _book(api, author=author, title=f"{new_marker()} {n}", number=7)
+        prefix = new_marker()[:10]
+        _book(api, author=author, title=new_marker(), isbn_prefix=prefix, number=7)
+        again = api.post(
+            crud(BOOK),
+            json={"author": author, "title": new_marker(), "isbn_prefix": prefix,
+                  "number": 7},
+        )  # fmt: skip
+        assert again.status_code == 422, again.text
+        assert again.json()["errors"] == {
+            "isbn_prefix": ["The Isbn prefix and Number have already been taken."]
+        }
+
+
+def test_an_import_repeating_a_group_names_the_row(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Jemisin"}).json()["data"]["id"]
+        title = new_marker()
+        _book(api, author=author, title=title)
+        response = api.post(
+            f"/admin/resource/{BOOK.uri}/handler/import",
+            content=f"author,title\n{author},{title} new\n{author},{title}\n",
+            headers={"Content-Type": "text/csv"},
+        )
+        assert response.status_code == 422, response.text
+        assert response.json()["errors"] == {"row 3": [TAKEN]}
+        answers.append(response.json())
+        params = {"filter[title]": f"{title} new"}
+        assert api.get(crud(BOOK), params=params).json()["data"] == []  # nothing
+    assert answers[0] == answers[1]
