@@ -31,6 +31,7 @@ from .column_changes import (
     DataCheck,
     kept_column,
     manifest_path,
+    unique_group_changes,
 )
 from .migrations import SchemaDiff, TableChange
 
@@ -126,6 +127,7 @@ def _table_changes(
         yield _added_column(change, added)
     for old, new in change.kept:
         yield from kept_column(change, old, new)
+    yield from unique_group_changes(change)
     for dropped in change.dropped:
         yield _dropped_column(change, dropped, allow_drop)
 

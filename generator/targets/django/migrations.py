@@ -112,6 +112,26 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
     return operations, altered
 
 
+def _group_operations(diff: SchemaDiff) -> tuple[list[str], list[str]]:
+    """``RemoveConstraint`` of the unique groups that go (before their fields
+    change) and ``AddConstraint`` of the new ones (after)."""
+    removed, added = [], []
+    for change in diff.changed:
+        model = literal(change.after.model_name.lower())
+        dropped, created = change.unique_groups()
+        removed += [
+            f"migrations.RemoveConstraint(model_name={model}, name={literal(name)})"
+            for name, _ in dropped
+        ]
+        added += [
+            f"migrations.AddConstraint(model_name={model}, "
+            f"constraint=models.UniqueConstraint(fields={literal(list(group))}, "
+            f"name={literal(name)}))"
+            for name, group in created
+        ]
+    return removed, added
+
+
 def _first_operations(diff: SchemaDiff) -> list[str]:
     """Data checks, enum value moves and model renames: before any other change."""
     operations = []
@@ -187,6 +207,8 @@ def migration_plan(
     last = _last_operations(diff)
     changes, altered = _change_operations(diff)
     changes += _table_renames(diff)
+    removed, added = _group_operations(diff)
+    changes = removed + changes + added
     later = later_relations(diff.created)
     created = [create_model(r, diff.after, later.get(r.name, ())) for r in diff.created]
     changes = later_field_operations(diff.created, diff.after) + changes

@@ -6,11 +6,11 @@ table the steps run in an order both SQLite (batch mode: the table is rebuilt) a
 PostgreSQL accept:
 
 1. drop the indexes that go away (outside the batch: SQLite has ``DROP INDEX``);
-2. batch A: drop foreign keys, change types (columns stay nullable for now), rename,
-   drop and add columns (added ones nullable);
+2. batch A: drop unique groups and foreign keys, change types (columns stay nullable
+   for now), rename, drop and add columns (added ones nullable);
 3. fill the NULLs of columns that become NOT NULL, with the default or a zero value;
 4. batch B: make those columns NOT NULL, create the new foreign keys (a new foreign
-   key must not share a batch with the rename of its column);
+   key must not share a batch with the rename of its column) and unique groups;
 5. create the new indexes.
 """
 
@@ -30,6 +30,7 @@ from .data_moves import (
 )
 from .db_columns import Column, column, fill_value, pg_type
 from .storage import migration_type
+from .unique_groups import created_groups, dropped_groups
 
 
 def _index_name(table: str, name: str) -> str:
@@ -334,9 +335,12 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
         *moved_value_lines(change, widening=False),
         *_dropped_indexes(change, diff),
         *rename_table_lines(change),
-        *batch(change.after, _first_batch(change, diff)),
+        *batch(change.after, dropped_groups(change) + _first_batch(change, diff)),
         *moved_value_lines(change, widening=True),
         *_fills(change, tightened),
-        *batch(change.after, _second_batch(change, diff, tightened)),
+        *batch(
+            change.after,
+            _second_batch(change, diff, tightened) + created_groups(change),
+        ),
         *_created_indexes(change, diff),
     ]
