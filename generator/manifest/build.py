@@ -113,6 +113,7 @@ def build_field(
         renamed_values=tuple(spec.get("renamed_values", {}).items()),
         unique=spec.get("unique", False),
         is_key=is_key,
+        default_sql=spec.get("default_sql"),
     )
 
 

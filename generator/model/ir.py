@@ -77,6 +77,9 @@ class Field:
     renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
     unique: bool = False  # no two records share a value
     is_key: bool = False
+    # what the database fills in on create when no value is given: "now()" (a
+    # date-time), "current_date" (a date), or None
+    default_sql: str | None = None
 
     @property
     def has_default(self) -> bool:
@@ -88,7 +91,9 @@ class Field:
         """Whether storage accepts NULL: optional without a default, or nullable."""
         if self.is_key:
             return False
-        return self.nullable or (not self.required and not self.has_default)
+        return self.nullable or (
+            not self.required and not self.has_default and self.default_sql is None
+        )
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
     data = {
         f.name: _plain(getattr(field, f.name))
         for f in fields(field)
-        if f.name != "default"
+        if f.name != "default" and (f.name != "default_sql" or field.default_sql)
     }
     if field.has_default:
         data["default"] = field.default

@@ -136,6 +136,8 @@ def _added_column(change: TableChange, added: ir.Field) -> Change:
     resource = change.after
     text = f"add column {resource.table}.{added.name}"
     where = manifest_path(resource, "fields", added.name)
+    if added.default_sql is not None:
+        return Change(SAFE, f"{text}, filled in with {added.default_sql}", where)
     if added.column_nullable or added.has_default:
         return Change(SAFE, text, where)
     check = DataCheck(

@@ -1,17 +1,22 @@
-"""Unique groups of fields: a duplicate is 422 naming the fields, on both frameworks.
+"""Unique groups and server defaults (issue 22), on both frameworks.
 
 One project per framework is generated from ``unique/shelf.yaml`` (a Book's author and
-title are unique together, and so are its optional ISBN prefix and number) and served
-on SQLite; each test runs against both. Create, update and CSV import answer the same
-422; a group with a null member never collides (issue 22).
+title are unique together, and so are its optional ISBN prefix and number; the
+database fills in its ``added_on`` date and ``created_at`` time) and served on
+SQLite, then on PostgreSQL; each test runs against both frameworks. Create, update
+and CSV import answer the same 422 for a duplicate group; a group with a null member
+never collides; a create that leaves out a server-filled field answers the value the
+database chose.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import pytest
-from conftest import FRAMEWORKS, REPO, SERVERS, run_panelforge
+from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforge
 
 from generator.manifest.load import load_manifest
 
@@ -24,33 +29,45 @@ ADMIN = "admin@example.com"
 TAKEN = "The Author and Title have already been taken."
 
 
-@pytest.fixture(scope="module")
-def apis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Api]]:
-    """A logged-in client of each framework's served project."""
-    servers, clients = [], []
-    try:
-        for framework in FRAMEWORKS:
-            folder = tmp_path_factory.mktemp(f"unique-{framework}")
-            project = folder / "project"
-            result = run_panelforge(
-                "generate", str(HERE / "shelf.yaml"), "-o", str(project),
-                "--framework", framework, "--quiet",
-            )  # fmt: skip
-            assert result.returncode == 0, result.stderr
-            server = SERVERS[framework](project, f"sqlite:///{folder / 'shelf.db'}")
-            servers.append(server)
-            server.migrate()
-            server.create_user(ADMIN, PASSWORD)
-            server.start()
-            api = Api(Deployment(framework, "shelf", "sqlite", MANIFEST, server))
-            api.log_in(ADMIN, PASSWORD)
-            clients.append(api)
-        yield clients
-    finally:
-        for api in clients:
-            api.client.close()
-        for server in servers:
-            server.stop()
+@pytest.fixture(
+    scope="module",
+    params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+)
+def apis(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Api]]:
+    """A logged-in client of each framework's served project, on one database kind."""
+    database, servers, clients = request.param, [], []
+    with ExitStack() as stack:
+        try:
+            for framework in FRAMEWORKS:
+                folder = tmp_path_factory.mktemp(f"unique-{framework}")
+                project = folder / "project"
+                result = run_panelforge(
+                    "generate", str(HERE / "shelf.yaml"), "-o", str(project),
+                    "--framework", framework, "--quiet",
+                )  # fmt: skip
+                assert result.returncode == 0, result.stderr
+                url = (
+                    f"sqlite:///{folder / 'shelf.db'}"
+                    if database == "sqlite"
+                    else stack.enter_context(postgres_database())
+                )
+                server = SERVERS[framework](project, url)
+                servers.append(server)
+                server.migrate()
+                server.create_user(ADMIN, PASSWORD)
+                server.start()
+                deployment = Deployment(framework, "shelf", database, MANIFEST, server)
+                api = Api(deployment)
+                api.log_in(ADMIN, PASSWORD)
+                clients.append(api)
+            yield clients
+        finally:
+            for api in clients:
+                api.client.close()
+            for server in servers:
+                server.stop()
 
 
 def _book(api: Api, **body: object) -> dict[str, object]:
@@ -110,3 +127,21 @@ def test_an_import_repeating_a_group_names_the_row(apis: list[Api]) -> None:
         params = {"filter[title]": f"{title} new"}
         assert api.get(crud(BOOK), params=params).json()["data"] == []  # nothing
     assert answers[0] == answers[1]
+
+
+def test_the_database_fills_in_server_defaults(apis: list[Api]) -> None:
+    spec = apis[0].get("/oag.json").json()["components"]["schemas"]
+    create = next(v for k, v in spec.items() if k.startswith("Book") and "Create" in k)
+    assert "added_on" in create["properties"]
+    assert "added_on" not in create.get("required", [])
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Tolkien"}).json()["data"]["id"]
+        made = _book(api, author=author, title=new_marker())
+        today = datetime.datetime.now(datetime.UTC).date()
+        assert made["added_on"] in {str(today - datetime.timedelta(days=1)), str(today)}
+        created = datetime.datetime.fromisoformat(made["created_at"])
+        moment = datetime.datetime.now(datetime.UTC)
+        assert abs((moment - created).total_seconds()) < 60, made
+        assert api.get(crud(BOOK, made["id"])).json() == made
+        given = _book(api, author=author, title=new_marker(), added_on="2001-02-03")
+        assert given["added_on"] == "2001-02-03"

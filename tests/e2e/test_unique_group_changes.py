@@ -1,5 +1,6 @@
 """Regenerating with unique groups (issue 22): added over duplicates is refused with
-the count, added over rows that fit is migrated, removed is safe.
+the count, added over rows that fit is migrated, removed is safe. A required column
+the database fills in (``default_sql``) is added to the table with its rows filled.
 
 The change matrix's project and rows (``test_change_matrix``), one framework each on
 SQLite and PostgreSQL (SQLite rebuilds the table in batch mode; PostgreSQL alters it).
@@ -85,3 +86,34 @@ def test_groups_added_over_duplicates_refused_over_rows_that_fit_made(
     out = panel.applied(BASE)
     assert "[safe] drop the unique group tickets (title, customer)" in out
     assert _duplicate_title(panel.url)
+
+
+@pytest.mark.parametrize(
+    ("framework", "database_url"),
+    [
+        pytest.param("fastapi", "sqlite", id="fastapi-sqlite"),
+        pytest.param(
+            "django", "postgres", id="django-postgres", marks=pytest.mark.postgres
+        ),
+    ],
+    indirect=["database_url"],
+)
+def test_a_column_the_database_fills_is_added_with_the_rows_filled(
+    tmp_path: Path, framework: str, database_url: str
+) -> None:
+    panel = _panel(tmp_path, framework, database_url)
+    filled = changed(
+        panel.manifest,
+        (
+            "      notes: {type: string, format: text}\n",
+            "      notes: {type: string, format: text}\n"
+            "      opened_on: {type: string, format: date,"
+            " default_sql: current_date}\n",
+        ),
+        ("required: [title]", "required: [title, opened_on]"),
+    )
+    out = panel.applied(filled)
+    assert "[safe] add column tickets.opened_on, filled in with current_date" in out
+    assert query(
+        panel.url, "SELECT COUNT(*) FROM tickets WHERE opened_on IS NOT NULL"
+    ) == [(len(query(panel.url, "SELECT id FROM tickets")),)]

@@ -83,3 +83,61 @@ def test_a_group_that_cannot_be_is_refused(
     assert found.code == code, found
     if message is not None:
         assert (found.message, found.hint) == (message, hint)
+
+
+def _default_sql_issues(field: dict[str, object]) -> list[Issue]:
+    data = {
+        "project": {"name": "shop_admin"},
+        "resources": {"Book": {"fields": {"added": field}}},
+    }
+    with pytest.raises(ManifestError) as caught:
+        parse_manifest(yaml.safe_dump(data, sort_keys=False), "m.yaml")
+    return list(caught.value.issues)
+
+
+def test_a_server_default_is_built_and_makes_the_field_optional_on_create() -> None:
+    text = manifest([["author", "title"]]).replace(
+        "    unique:", "      added:\n        type: string\n        format: date\n"
+        "        default_sql: current_date\n    required: [added]\n    unique:"
+    )  # fmt: skip
+    added = parse_manifest(text, "m.yaml").resource("Book").field("added")
+    assert (added.default_sql, added.required, added.column_nullable) == (
+        "current_date",
+        True,
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "code", "message"),
+    [
+        (
+            {"type": "string", "format": "date", "default_sql": "now()"},
+            "M027",
+            "'now()' fills date-time fields only",
+        ),
+        (
+            {"type": "integer", "default_sql": "current_date"},
+            "M027",
+            "'current_date' fills date fields only",
+        ),
+        (
+            {"type": "string", "format": "date-time", "default_sql": "now()",
+             "default": "2024-01-01T00:00:00Z"},
+            "M027",
+            "'default_sql' and 'default' both fill the field in",
+        ),
+        (
+            {"type": "string", "format": "date-time", "default_sql": "NOW()"},
+            "M010",
+            None,
+        ),
+    ],
+)  # fmt: skip
+def test_a_server_default_outside_the_vocabulary_is_refused(
+    field: dict[str, object], code: str, message: str | None
+) -> None:
+    (found,) = _default_sql_issues(field)
+    assert found.code == code, found
+    if message is not None:
+        assert found.message == message

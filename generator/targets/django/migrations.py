@@ -24,7 +24,12 @@ from ...render.plan import FilePlan
 from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
-from .storage import field_call, migration_field_lines, unique_constraints
+from .storage import (
+    db_default_imports,
+    field_call,
+    migration_field_lines,
+    unique_constraints,
+)
 
 APP_LABEL = "app"
 MIGRATIONS_DIR = "app/migrations/"
@@ -234,6 +239,8 @@ def migration_plan(
         "uses_datetime": "datetime." in code,
         "uses_uuid": "uuid." in code,
         "uses_models": "models." in code,
+        "django_imports": db_default_imports(code)[0],
+        "panel_imports": db_default_imports(code)[1],
     }
     path = f"{MIGRATIONS_DIR}{name_number}_{slug(described)}.py"
     return FilePlan(path, TEMPLATE, context, owner="generated")

@@ -111,6 +111,17 @@ def on_delete(field: ir.Field) -> str:
     return "SET NULL" if field.column_nullable else "RESTRICT"
 
 
+# What the database fills in for a field's ``default_sql`` (portable SQLAlchemy).
+_SERVER_DEFAULTS = {"now()": "sa.func.now()", "current_date": 'sa.text("CURRENT_DATE")'}
+
+
+def server_default(field: ir.Field) -> list[str]:
+    """``server_default=...`` of a field the database fills in, else nothing."""
+    if field.default_sql is None:
+        return []
+    return [f"server_default={_SERVER_DEFAULTS[field.default_sql]}"]
+
+
 def column_args(
     field: ir.Field, project: ir.Project, *, later: bool = False
 ) -> list[str]:
@@ -131,6 +142,7 @@ def column_args(
     default = default_code(field)
     if default is not None:
         args.append(f"default={default}")
+    args += server_default(field)
     if indexed(field):
         args.append("index=True")
     if field.unique:
@@ -231,6 +243,7 @@ def table_context(
                 literal(field.name),
                 migration_type(field, project),
                 f"nullable={field.column_nullable}",
+                *server_default(field),
             ],
             indent=2,
             suffix=",",

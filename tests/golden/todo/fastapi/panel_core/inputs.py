@@ -202,7 +202,7 @@ def input_model(
         annotation = value_type(field)
         if field.accepts_null:
             annotation = annotation | None
-        required = create and field.required and not field.has_default
+        required = create and field.needed_on_create
         default = ... if required else None
         # Positional attribute names, so no field can shadow a BaseModel attribute.
         definitions[f"field_{position}"] = (

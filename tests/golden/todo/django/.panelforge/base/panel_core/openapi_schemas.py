@@ -105,8 +105,11 @@ def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> S
     if with_default and _has_json_default(field):
         schema["default"] = _json_value(field.default)
     schema["title"] = field.label
-    if field.description:
-        schema["description"] = field.description
+    described = [field.description] if field.description else []
+    if (filled := field.db_default) is not None:
+        described.append(f"Left out on create, the database fills in {filled}.")
+    if described:
+        schema["description"] = " ".join(described)
     return schema
 
 
@@ -148,7 +151,7 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     if resource.unique_together:
         schema["description"] = unique_description(resource)
     # A default fills in what the client leaves out, so such a field is optional.
-    required = [f.name for f in fields if f.required and not f.has_default]
+    required = [f.name for f in fields if f.needed_on_create]
     if create and required:
         schema["required"] = required
     schema["properties"] = {
