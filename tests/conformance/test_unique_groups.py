@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 import pytest
@@ -145,3 +146,22 @@ def test_the_database_fills_in_server_defaults(apis: list[Api]) -> None:
         assert api.get(crud(BOOK, made["id"])).json() == made
         given = _book(api, author=author, title=new_marker(), added_on="2001-02-03")
         assert given["added_on"] == "2001-02-03"
+        # A form's empty date input leaves the field out: the database fills it in.
+        form = {"author": str(author), "title": new_marker(), "added_on": ""}
+        posted = api.post(crud(BOOK), data=form)
+        assert posted.status_code == 201, posted.text
+        assert posted.json()["data"]["added_on"] == made["added_on"]
+
+
+def test_a_race_for_the_same_group_is_one_201_and_422s(apis: list[Api]) -> None:
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Racer"}).json()["data"]["id"]
+        body = {"author": author, "title": new_marker()}
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            sent = [pool.submit(api.post, crud(BOOK), json=body) for _ in range(6)]
+            answers = [future.result() for future in sent]
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [201] + [422] * 5, [a.text for a in answers]
+        for answer in answers:
+            if answer.status_code == 422:
+                assert answer.json()["errors"] == {"author": [TAKEN]}

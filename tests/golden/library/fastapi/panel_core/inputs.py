@@ -318,6 +318,9 @@ class Inputs:
             f.name for f in writable if isinstance(f, kernel.DateTime)
         )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
+        self._filled_by_database = frozenset(
+            f.name for f in writable if f.db_default is not None
+        )
         # In a form, an empty non-text input of an optional field means "no value";
         # so does an empty e-mail address or URL, which can never be valid. (Blank
         # values of required fields are refused by the blank rule.)
@@ -388,7 +391,8 @@ class Inputs:
             body, errors = self._json_not_blank(body)
             values = None
         else:
-            values, errors = self._not_blank(self._form_values(body))
+            create = model is self._create
+            values, errors = self._not_blank(self._form_values(body, create=create))
         try:
             if values is None:
                 # No body at all names no field, as an empty form does.
@@ -454,10 +458,14 @@ class Inputs:
             if isinstance(values.get(name), str) and not _ISO_DATE.match(values[name])
         }
 
-    def _form_values(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    def _form_values(
+        self, pairs: list[tuple[str, str]], *, create: bool
+    ) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
-        for name, value in values.items():
-            if value == "" and name in self._blank_is_null:
+        for name, value in list(values.items()):
+            if value == "" and create and name in self._filled_by_database:
+                del values[name]  # left out: the database fills it in
+            elif value == "" and name in self._blank_is_null:
                 values[name] = None
         return values
 
