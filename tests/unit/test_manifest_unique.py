@@ -7,6 +7,7 @@ import yaml
 
 from generator.errors import Issue, ManifestError
 from generator.manifest.load import parse_manifest
+from generator.model import naming
 
 FIELDS = {
     "author": {"type": "integer", "relation": "Author"},
@@ -141,3 +142,11 @@ def test_a_server_default_outside_the_vocabulary_is_refused(
     assert found.code == code, found
     if message is not None:
         assert found.message == message
+
+
+def test_a_long_constraint_name_is_cut_to_63_characters_with_a_digest() -> None:
+    assert naming.unique_name("books", ("author", "title")) == "uq_books_author_title"
+    long_a = naming.unique_name("t" * 40, ("a" * 20, "b" * 20))
+    long_b = naming.unique_name("t" * 40, ("a" * 20, "c" * 20))
+    assert len(long_a) == len(long_b) == 63
+    assert long_a != long_b and long_a.startswith("uq_" + "t" * 40)
