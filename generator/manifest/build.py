@@ -68,6 +68,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         readonly_fields=tuple(spec.get("readonly", ())),
         display=spec.get("display", ""),
         soft_delete=spec.get("soft_delete", False),
+        unique_together=tuple(tuple(group) for group in spec.get("unique", ())),
     )
 
 
@@ -113,6 +114,7 @@ def build_field(
         renamed_values=tuple(spec.get("renamed_values", {}).items()),
         unique=spec.get("unique", False),
         is_key=is_key,
+        default_sql=spec.get("default_sql"),
     )
 
 

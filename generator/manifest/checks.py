@@ -25,6 +25,7 @@ from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
 from .rolechecks import role_issues
 from .trashchecks import trash_issues
+from .uniquechecks import unique_issues
 from .yamlnodes import Document
 
 
@@ -44,6 +45,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += resource_issues(document, name, spec, key_types)
         issues += display_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
+        issues += unique_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

@@ -153,4 +153,35 @@ def _a(word: str) -> str:
     return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
-_RULES = (_applicability, _limits, _pattern, _enum, _default, _relation)
+# What ``default_sql`` may say, and the format of the fields it fills.
+_DEFAULT_SQL = {"now()": "date-time", "current_date": "date"}
+
+
+def _default_sql(ctx: FieldContext) -> Iterator[Issue]:
+    value = ctx.option("default_sql")
+    if value not in _DEFAULT_SQL:
+        return  # absent, or the schema's problem
+    wanted = _DEFAULT_SQL[value]
+    if ctx.type != "string" or ctx.option("format") != wanted:
+        message = f"'{value}' fills {wanted} fields only"
+        hint = f"give the field 'format: {wanted}'"
+        other = next(
+            (v for v, f in _DEFAULT_SQL.items() if f == ctx.option("format")), None
+        )
+        if ctx.type == "string" and other is not None:
+            hint = f"use '{other}' for a {ctx.option('format')} field"
+        yield ctx.issue("default_sql", message, "M027", hint)
+    if "default" in ctx.spec:
+        message = "'default_sql' and 'default' both fill the field in"
+        yield ctx.issue("default_sql", message, "M027", "keep one of them")
+
+
+_RULES = (
+    _applicability,
+    _limits,
+    _pattern,
+    _enum,
+    _default,
+    _relation,
+    _default_sql,
+)

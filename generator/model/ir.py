@@ -79,6 +79,9 @@ class Field:
     renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
     unique: bool = False  # no two records share a value
     is_key: bool = False
+    # what the database fills in on create when no value is given: "now()" (a
+    # date-time), "current_date" (a date), or None
+    default_sql: str | None = None
 
     @property
     def has_default(self) -> bool:
@@ -90,7 +93,9 @@ class Field:
         """Whether storage accepts NULL: optional without a default, or nullable."""
         if self.is_key:
             return False
-        return self.nullable or (not self.required and not self.has_default)
+        return self.nullable or (
+            not self.required and not self.has_default and self.default_sql is None
+        )
 
 
 # The column a soft-deleting resource's trash is made of: when each record was
@@ -144,6 +149,9 @@ class Resource:
     def stored_fields(self) -> tuple[Field, ...]:
         """The table's columns: the fields, then the trash's ``deleted_at``."""
         return (*self.fields, TRASH_COLUMN) if self.soft_delete else self.fields
+
+    # groups of fields no two records share values of (``unique`` of the resource)
+    unique_together: tuple[tuple[str, ...], ...] = ()
 
     @property
     def key_field(self) -> Field:

@@ -57,6 +57,8 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
         f.name: _plain(getattr(resource, f.name)) for f in fields(resource)
     }
     data["fields"] = [_field_to_data(f) for f in resource.fields]
+    if not resource.unique_together:  # recorded only when declared
+        del data["unique_together"]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -76,6 +78,9 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     # Recorded before field lists were: none.
     values["index_fields"] = tuple(data.get("index_fields", ()))
     values["readonly_fields"] = tuple(data.get("readonly_fields", ()))
+    values["unique_together"] = tuple(
+        tuple(group) for group in data.get("unique_together", ())
+    )
     return ir.Resource(**values)
 
 
@@ -83,7 +88,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
     data = {
         f.name: _plain(getattr(field, f.name))
         for f in fields(field)
-        if f.name != "default"
+        if f.name != "default" and (f.name != "default_sql" or field.default_sql)
     }
     if field.has_default:
         data["default"] = field.default

@@ -92,6 +92,7 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
         ("key", (field.is_key and cls != "ID") or None),
         ("description", field.description),
         ("unique", field.unique or None),
+        ("db_default", field.default_sql),
     ]
     if field.has_default:
         candidates.append(("default", field.default))

@@ -6,6 +6,7 @@ helpers and the spec agree.
 
 from __future__ import annotations
 
+import hashlib
 import keyword
 import re
 from functools import cache
@@ -96,3 +97,13 @@ def humanize(name: str) -> str:
 def operation_id(resource_uri_key: str, route: str) -> str:
     """Stable, unique operationId: ``bookResourceCrudUpdate``."""
     return camel(resource_uri_key) + pascal(route.replace(".", "_"))
+
+
+def unique_name(table: str, fields: tuple[str, ...]) -> str:
+    """``uq_books_author_title``: a unique group's constraint, at most 63 characters
+    (PostgreSQL's limit), shortened with a digest of the full name when longer."""
+    name = "_".join(("uq", table, *fields))
+    if len(name) <= 63:
+        return name
+    digest = hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest()[:8]
+    return f"{name[:54]}_{digest}"

@@ -32,6 +32,7 @@ from .column_changes import (
     DataCheck,
     kept_column,
     manifest_path,
+    unique_group_changes,
 )
 from .migrations import SchemaDiff, TableChange
 
@@ -127,6 +128,7 @@ def _table_changes(
         yield _added_column(change, added)
     for old, new in change.kept:
         yield from kept_column(change, old, new)
+    yield from unique_group_changes(change)
     for dropped in change.dropped:
         yield _dropped_column(change, dropped, allow_drop)
 
@@ -135,6 +137,8 @@ def _added_column(change: TableChange, added: ir.Field) -> Change:
     resource = change.after
     text = f"add column {resource.table}.{added.name}"
     where = manifest_path(resource, "fields", added.name)
+    if added.default_sql is not None:
+        return Change(SAFE, f"{text}, filled in with {added.default_sql}", where)
     if added.column_nullable or added.has_default:
         return Change(SAFE, text, where)
     check = DataCheck(

@@ -76,6 +76,36 @@ def kept_column(change: TableChange, old: ir.Field, new: ir.Field) -> Iterator[C
         yield Change(DATA, f"make {column} unique", where + ".unique", (check,))
 
 
+def unique_group_changes(change: TableChange) -> Iterator[Change]:
+    """Groups made unique (decided by data: rows sharing the values of a new group)
+    and groups dropped (safe). A group that is only renamed is neither."""
+    before, after = change.before, change.after
+    old_name = {a.name: b.name for b, a in change.kept}
+    new_name = {b.name: a.name for b, a in change.kept}
+    where = manifest_path(after, "unique")
+    for group in after.unique_together:
+        olds = tuple(old_name.get(n) for n in group)
+        if None not in olds and olds in before.unique_together:
+            continue
+        text = f"make {after.table} ({', '.join(group)}) unique"
+        kept = tuple(o for o in olds if o is not None)
+        added = [after.field(n) for n, o in zip(group, olds, strict=True) if o is None]
+        if any(f.column_nullable and not f.has_default for f in added):
+            yield Change(SAFE, text + " (a new column is empty)", where)
+            continue
+        hint = f"make those rows differ first, or remove the group from {where}"
+        kind = "group_duplicates" if kept else "missing"
+        check = DataCheck(
+            before.table, (kept or (before.key,))[0], before.key, kind, kept, hint
+        )
+        yield Change(DATA, text, where, (check,))
+    for group in before.unique_together:
+        news = tuple(new_name.get(n) for n in group)
+        if None in news or news not in after.unique_together:
+            text = f"drop the unique group {before.table} ({', '.join(group)})"
+            yield Change(SAFE, text, where)
+
+
 def _check(
     change: TableChange, old: ir.Field, kind: str, argument: object, hint: str
 ) -> DataCheck:

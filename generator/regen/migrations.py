@@ -13,12 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import OutputError
-from ..model import ir
+from ..model import ir, naming
 from ..model.samples import creation_order
 
 _SLUG_LENGTH = 40
 
 FieldPair = tuple[ir.Field, ir.Field]  # (before, after)
+Group = tuple[str, tuple[str, ...]]  # a unique group's constraint name and fields
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,21 @@ class TableChange:
     def renamed(self) -> tuple[FieldPair, ...]:
         """The kept fields whose name changed."""
         return tuple((b, a) for b, a in self.kept if b.name != a.name)
+
+    def unique_groups(self) -> tuple[list[Group], list[Group]]:
+        """The unique constraints the change drops and creates, by name and fields:
+        one whose table or fields are renamed is dropped and made again."""
+        old = {
+            naming.unique_name(self.before.table, g): g
+            for g in self.before.unique_together
+        }
+        new = {
+            naming.unique_name(self.after.table, g): g
+            for g in self.after.unique_together
+        }
+        dropped = [(n, g) for n, g in old.items() if new.get(n) != g]
+        created = [(n, g) for n, g in new.items() if old.get(n) != g]
+        return dropped, created
 
     def reversed(self) -> TableChange:
         """The change that undoes this one."""

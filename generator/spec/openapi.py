@@ -111,6 +111,8 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["display"] = resource.display
     if resource.soft_delete:
         body["soft_delete"] = True
+    if resource.unique_together:
+        body["unique_together"] = resource.unique_together
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -97,7 +97,7 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
 
 def declaration_lines(resource: ir.Resource) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display, soft_delete), when declared."""
+    readonly_fields, display, soft_delete, unique_together), when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -122,6 +122,10 @@ def declaration_lines(resource: ir.Resource) -> list[str]:
         lines.append(f"display = {literal(resource.display)}")
     if resource.soft_delete:
         lines.append("soft_delete = True")
+    if resource.unique_together:
+        lines.append(
+            laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
+        )
     return lines
 
 

@@ -24,7 +24,12 @@ from ...render.plan import FilePlan
 from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
-from .storage import field_call, migration_field_lines
+from .storage import (
+    db_default_imports,
+    field_call,
+    migration_field_lines,
+    unique_constraints,
+)
 
 APP_LABEL = "app"
 MIGRATIONS_DIR = "app/migrations/"
@@ -39,6 +44,7 @@ def create_model(
         "name": literal(resource.model_name),
         "fields": migration_field_lines(resource, project, later),
         "table": literal(resource.table),
+        "constraints": unique_constraints(resource),
     }
 
 
@@ -109,6 +115,26 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
             for f in change.dropped
         ]
     return operations, altered
+
+
+def _group_operations(diff: SchemaDiff) -> tuple[list[str], list[str]]:
+    """``RemoveConstraint`` of the unique groups that go (before their fields
+    change) and ``AddConstraint`` of the new ones (after)."""
+    removed, added = [], []
+    for change in diff.changed:
+        model = literal(change.after.model_name.lower())
+        dropped, created = change.unique_groups()
+        removed += [
+            f"migrations.RemoveConstraint(model_name={model}, name={literal(name)})"
+            for name, _ in dropped
+        ]
+        added += [
+            f"migrations.AddConstraint(model_name={model}, "
+            f"constraint=models.UniqueConstraint(fields={literal(list(group))}, "
+            f"name={literal(name)}))"
+            for name, group in created
+        ]
+    return removed, added
 
 
 def _first_operations(diff: SchemaDiff) -> list[str]:
@@ -186,6 +212,8 @@ def migration_plan(
     last = _last_operations(diff)
     changes, altered = _change_operations(diff)
     changes += _table_renames(diff)
+    removed, added = _group_operations(diff)
+    changes = removed + changes + added
     later = later_relations(diff.created)
     created = [create_model(r, diff.after, later.get(r.name, ())) for r in diff.created]
     changes = later_field_operations(diff.created, diff.after) + changes
@@ -211,6 +239,8 @@ def migration_plan(
         "uses_datetime": "datetime." in code,
         "uses_uuid": "uuid." in code,
         "uses_models": "models." in code,
+        "django_imports": db_default_imports(code)[0],
+        "panel_imports": db_default_imports(code)[1],
     }
     path = f"{MIGRATIONS_DIR}{name_number}_{slug(described)}.py"
     return FilePlan(path, TEMPLATE, context, owner="generated")

@@ -7,7 +7,7 @@ finds nothing to do; the emitted project's own tests assert it).
 
 from __future__ import annotations
 
-from ...model import ir
+from ...model import ir, naming
 from ..columns import default_code, fits_int32, indexed, is_integer_key
 from ..pysource import literal
 
@@ -47,6 +47,23 @@ def _field_class(field: ir.Field) -> tuple[str, list[str]]:
     return name, [a for a in args if a]
 
 
+# ``default_sql`` as Django's ``db_default``: the expression and its import.
+_DB_DEFAULTS = {
+    "now()": ("Now()", "from django.db.models.functions import Now"),
+    "current_date": ("CurrentDate()", "from panel.db_defaults import CurrentDate"),
+}
+
+
+def db_default_imports(code: str) -> tuple[list[str], list[str]]:
+    """The imports the ``db_default`` expressions in ``code`` need: Django's, then
+    the panel's (a section of its own)."""
+    found = [line for call_, line in _DB_DEFAULTS.values() if call_ in code]
+    return (
+        [line for line in found if line.startswith("from django")],
+        [line for line in found if line.startswith("from panel")],
+    )
+
+
 def on_delete(field: ir.Field) -> str:
     """What deleting a related record does: clear an optional link, else refuse."""
     return "models.SET_NULL" if field.column_nullable else "models.PROTECT"
@@ -79,6 +96,8 @@ def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
     default = default_code(field)
     if default is not None:
         args.append(f"default={default}")
+    if field.default_sql is not None:
+        args.append(f"db_default={_DB_DEFAULTS[field.default_sql][0]}")
     if field.column_nullable:
         args.append("null=True")
     args += _index_args(field)
@@ -110,6 +129,18 @@ def migration_field_lines(
         for field in resource.stored_fields
         if field not in later
     ]
+
+
+def unique_constraints(resource: ir.Resource) -> str:
+    """``[models.UniqueConstraint(...), ...]`` of the unique groups ("" without)."""
+    if not resource.unique_together:
+        return ""
+    constraints = [
+        f"models.UniqueConstraint(fields={literal(list(group))}, "
+        f"name={literal(naming.unique_name(resource.table, group))})"
+        for group in resource.unique_together
+    ]
+    return f"[{', '.join(constraints)}]"
 
 
 def model_imports(resource: ir.Resource) -> list[str]:

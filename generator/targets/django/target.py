@@ -24,7 +24,12 @@ from .migrations import (
     migration_plan,
     next_migration,
 )
-from .storage import model_field_lines, model_imports
+from .storage import (
+    db_default_imports,
+    model_field_lines,
+    model_imports,
+    unique_constraints,
+)
 
 _TEMPLATES = "django"
 
@@ -111,8 +116,12 @@ def str_expression(resource: ir.Resource) -> str:
 def models_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``app/models.py``: every model, where Django looks for them."""
     resources = sorted(project.resources, key=lambda r: r.module)
+    code = "\n".join(line for r in resources for line in model_field_lines(r, project))
+    django_imports, panel_imports = db_default_imports(code)
     return {
         "header": common.header_lines(project),
+        "django_imports": django_imports,
+        "panel_imports": panel_imports,
         "stdlib_imports": sorted(
             {module for r in resources for module in model_imports(r)}
         ),
@@ -123,6 +132,7 @@ def models_context(project: ir.Project) -> dict[str, Any]:
                 "table": literal(r.table),
                 "fields": model_field_lines(r, project),
                 "str_expression": str_expression(r),
+                "constraints": unique_constraints(r),
             }
             for r in resources
         ],
@@ -136,8 +146,11 @@ def migration_context(project: ir.Project) -> dict[str, Any]:
     models = [create_model(r, project, later.get(r.name, ())) for r in ordered]
     added = later_field_operations(ordered, project)
     codes = [line for model in models for line in model["fields"]] + added
+    django_imports, panel_imports = db_default_imports("\n".join(codes))
     return {
         "header": common.header_lines(project),
+        "django_imports": django_imports,
+        "panel_imports": panel_imports,
         "project_name": project.name,
         "uses_datetime": any("datetime." in c for c in codes),
         "uses_uuid": any("uuid." in c for c in codes),

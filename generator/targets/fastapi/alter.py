@@ -6,11 +6,11 @@ table the steps run in an order both SQLite (batch mode: the table is rebuilt) a
 PostgreSQL accept:
 
 1. drop the indexes that go away (outside the batch: SQLite has ``DROP INDEX``);
-2. batch A: drop foreign keys, change types (columns stay nullable for now), rename,
-   drop and add columns (added ones nullable);
+2. batch A: drop unique groups and foreign keys, change types (columns stay nullable
+   for now), rename, drop and add columns (added ones nullable);
 3. fill the NULLs of columns that become NOT NULL, with the default or a zero value;
 4. batch B: make those columns NOT NULL, create the new foreign keys (a new foreign
-   key must not share a batch with the rename of its column);
+   key must not share a batch with the rename of its column) and unique groups;
 5. create the new indexes.
 """
 
@@ -22,6 +22,12 @@ from ...model import ir
 from ...regen.migrations import SchemaDiff, TableChange
 from ..columns import indexed, is_integer_key
 from ..pysource import call, literal
+from .constraints import (
+    create_foreign_key,
+    created_groups,
+    drop_foreign_key,
+    dropped_groups,
+)
 from .data_moves import (
     execute_chain,
     moved_value_lines,
@@ -29,15 +35,15 @@ from .data_moves import (
     table_of,
 )
 from .db_columns import Column, column, fill_value, pg_type
-from .storage import migration_type
+from .storage import migration_type, server_default
+
+# A batch that adds a column the database fills with an expression (``now()``)
+# rebuilds the table on SQLite, whose ADD COLUMN cannot.
+SQLITE_REBUILDS = '"always" if op.get_context().dialect.name == "sqlite" else "auto"'
 
 
 def _index_name(table: str, name: str) -> str:
     return f"ix_{table}_{name}"
-
-
-def _fk_name(table: str, name: str, target: str) -> str:
-    return f"fk_{table}_{name}_{target}"
 
 
 @dataclass(frozen=True)
@@ -133,7 +139,14 @@ def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 
 
 def _storage(col: Column) -> tuple[object, ...]:
-    return (col.type, col.nullable, col.index, col.unique, col.foreign_key)
+    return (
+        col.type,
+        col.nullable,
+        col.index,
+        col.unique,
+        col.foreign_key,
+        col.default_sql,
+    )
 
 
 def _index_changes(p: _Pair) -> bool:
@@ -143,32 +156,6 @@ def _index_changes(p: _Pair) -> bool:
         after.index,
         after.unique,
         after.name,
-    )
-
-
-def drop_foreign_key(table: str, col: Column) -> str:
-    assert col.foreign_key is not None
-    name = _fk_name(table, col.name, col.foreign_key[0])
-    return call(
-        "batch_op.drop_constraint",
-        [f"op.f({literal(name)})", 'type_="foreignkey"'],
-        indent=2,
-    )
-
-
-def create_foreign_key(table: str, col: Column) -> str:
-    assert col.foreign_key is not None
-    target, key, action = col.foreign_key
-    return call(
-        "batch_op.create_foreign_key",
-        [
-            f"op.f({literal(_fk_name(table, col.name, target))})",
-            literal(target),
-            literal([col.name]),
-            literal([key]),
-            f"ondelete={literal(action)}",
-        ],
-        indent=2,
     )
 
 
@@ -215,6 +202,10 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
             if loosen:
                 args.append("nullable=True")
             lines.append(_alter(p.before.name, args))
+        if p.before.default_sql != p.after.default_sql:
+            filled = server_default(p.field) or ["server_default=None"]
+            args = [f"existing_type={p.before.full_type}", *filled]
+            lines.append(_alter(p.before.name, args))
     # MySQL renames with CHANGE COLUMN, which restates the whole column.
     lines += [
         _alter(
@@ -235,7 +226,12 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
             [
                 call(
                     "sa.Column",
-                    [literal(f.name), migration_type(f, diff.after), "nullable=True"],
+                    [
+                        literal(f.name),
+                        migration_type(f, diff.after),
+                        "nullable=True",
+                        *server_default(f),
+                    ],
                     indent=3,
                 )
             ],
@@ -303,6 +299,8 @@ def batch(resource: ir.Resource, lines: list[str]) -> list[str]:
         return []
     body = "".join(f"\n        {line}" for line in lines)
     args = [literal(resource.table)]
+    if "server_default=" in body:  # SQLite adds no column filled by an expression
+        args.append(f"recreate={SQLITE_REBUILDS}")
     if is_integer_key(resource.key_field):
         args.append('table_kwargs={"sqlite_autoincrement": True}')
     opening = call(
@@ -334,9 +332,12 @@ def table_change_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
         *moved_value_lines(change, widening=False),
         *_dropped_indexes(change, diff),
         *rename_table_lines(change),
-        *batch(change.after, _first_batch(change, diff)),
+        *batch(change.after, dropped_groups(change) + _first_batch(change, diff)),
         *moved_value_lines(change, widening=True),
         *_fills(change, tightened),
-        *batch(change.after, _second_batch(change, diff, tightened)),
+        *batch(
+            change.after,
+            _second_batch(change, diff, tightened) + created_groups(change),
+        ),
         *_created_indexes(change, diff),
     ]

@@ -45,6 +45,7 @@ class Column:
     index: bool
     unique: bool
     foreign_key: tuple[str, str, str] | None  # target table, target key, ON DELETE
+    default_sql: str | None = None  # what the database fills in (``now()``)
     # The type with its MySQL variant, as migrations write it: not compared.
     full_type: str = dataclass_field(default="", compare=False)
 
@@ -65,6 +66,7 @@ def column(field: ir.Field, project: ir.Project) -> Column:
         index=indexed(field),
         unique=field.unique,
         foreign_key=foreign_key,
+        default_sql=field.default_sql,
     )
 
 

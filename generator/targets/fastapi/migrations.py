@@ -22,13 +22,8 @@ from ...render.plan import FilePlan
 from ..columns import later_relations
 from ..common import check_lines
 from ..pysource import literal
-from .alter import (
-    altered_columns,
-    batch,
-    create_foreign_key,
-    drop_foreign_key,
-    table_change_lines,
-)
+from .alter import altered_columns, batch, table_change_lines
+from .constraints import create_foreign_key, drop_foreign_key
 from .db_columns import column
 from .storage import table_context
 

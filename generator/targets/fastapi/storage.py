@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...model import ir
+from ...model import ir, naming
 from ...model.samples import creation_order
 from ..columns import (
     default_code,
@@ -111,6 +111,17 @@ def on_delete(field: ir.Field) -> str:
     return "SET NULL" if field.column_nullable else "RESTRICT"
 
 
+# What the database fills in for a field's ``default_sql`` (portable SQLAlchemy).
+_SERVER_DEFAULTS = {"now()": "sa.func.now()", "current_date": 'sa.text("CURRENT_DATE")'}
+
+
+def server_default(field: ir.Field) -> list[str]:
+    """``server_default=...`` of a field the database fills in, else nothing."""
+    if field.default_sql is None:
+        return []
+    return [f"server_default={_SERVER_DEFAULTS[field.default_sql]}"]
+
+
 def column_args(
     field: ir.Field, project: ir.Project, *, later: bool = False
 ) -> list[str]:
@@ -131,6 +142,7 @@ def column_args(
     default = default_code(field)
     if default is not None:
         args.append(f"default={default}")
+    args += server_default(field)
     if indexed(field):
         args.append("index=True")
     if field.unique:
@@ -206,6 +218,18 @@ def _constraint_lines(
     return lines
 
 
+def unique_constraints(resource: ir.Resource, *, migration: bool) -> list[str]:
+    """``sa.UniqueConstraint(...)`` of each unique group (named with ``op.f`` in a
+    migration, as the naming convention would leave it)."""
+    lines = []
+    for group in resource.unique_together:
+        name = literal(naming.unique_name(resource.table, group))
+        named = f"name=op.f({name})" if migration else f"name={name}"
+        args = [*(literal(n) for n in group), named]
+        lines.append(f"sa.UniqueConstraint({', '.join(args)}),")
+    return lines
+
+
 def table_context(
     resource: ir.Resource, project: ir.Project, later: tuple[ir.Field, ...] = ()
 ) -> dict[str, Any]:
@@ -219,6 +243,7 @@ def table_context(
                 literal(field.name),
                 migration_type(field, project),
                 f"nullable={field.column_nullable}",
+                *server_default(field),
             ],
             indent=2,
             suffix=",",
@@ -244,6 +269,9 @@ def table_context(
     options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),
-        "elements": columns + _constraint_lines(resource, project, later) + options,
+        "elements": columns
+        + _constraint_lines(resource, project, later)
+        + unique_constraints(resource, migration=True)
+        + options,
         "indexes": indexes,
     }

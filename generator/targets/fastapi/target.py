@@ -19,7 +19,7 @@ from ..pysource import literal
 from .api_tests import api_test_context
 from .migrations import later_key_lines, migration_plan, next_migration_ids
 from .page_tests import pages_test_context
-from .storage import column_lines, model_imports, table_context
+from .storage import column_lines, model_imports, table_context, unique_constraints
 
 _TEMPLATES = "fastapi"
 
@@ -99,12 +99,14 @@ class FastAPITarget(Target):
 def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
     """Context of ``app/resources/<module>.py``: the SQLAlchemy model, the resource."""
     columns = column_lines(resource, project)
+    uniques = unique_constraints(resource, migration=False)
     return {
         **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource, project),
         "uses_big_key": any(is_integer_key(f) for f in resource.fields),
-        "uses_sa": any("sa." in line for line in columns),
+        "uses_sa": any("sa." in line for line in columns) or uniques,
         "columns": columns,
+        "unique_constraints": uniques,
     }
 
 

@@ -14,7 +14,12 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.db import transaction
 from panel_core.abilities import UPDATE
-from panel_core.imports import ImportRow, ImportTally
+from panel_core.imports import (
+    ImportRow,
+    ImportTally,
+    largest_kept_key,
+    sequence_catch_up,
+)
 from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
 
@@ -66,6 +71,10 @@ class BulkMethods:
 
         def _check_relations(
             self, connection: Connection, values: Mapping[str, Any], actor: Actor
+        ) -> None: ...
+
+        def _check_unique(
+            self, connection: Connection, values: Mapping[str, Any], key: Any
         ) -> None: ...
 
     def iter_batches(
@@ -128,9 +137,18 @@ class BulkMethods:
                         return [m for group in exc.errors.values() for m in group]
 
                 tally.write(rows, write_row)
+                self._catch_up(connection, rows)
         except IntegrityError:
             raise tally.conflict() from None
         return tally.created, tally.updated
+
+    def _catch_up(self, connection: Connection, rows: Sequence[ImportRow]) -> None:
+        """After records kept their keys, PostgreSQL's key sequence moves past them."""
+        name = self._key.name
+        largest = largest_kept_key(rows, name)
+        if largest is not None and connection.dialect.name == "postgresql":
+            statement = sequence_catch_up(self._key.table.name, name, largest)
+            connection.exec_driver_sql(statement)
 
     def _import_row(
         self, connection: Connection, key: Any, values: dict[str, Any], actor: Actor
@@ -138,6 +156,7 @@ class BulkMethods:
         if key is None:
             values = self._prepare(actor.before_creating(values))
             self._check_relations(connection, values, actor)
+            self._check_unique(connection, values, None)
             row = self._insert_row(connection, values)
             actor.notify("after_created", self._returned(row))
             return []
@@ -147,6 +166,7 @@ class BulkMethods:
             values = actor.before_updating(current, values)
         values = self._prepare(values)
         self._check_relations(connection, values, actor)
+        self._check_unique(connection, values, key)
         if values:
             row = self._update_row(connection, key, values, actor)
         else:

@@ -2,9 +2,12 @@
 
 An import takes a file in the field ``file`` of a multipart form, or a ``text/csv``
 body, in UTF-8 (a byte order mark is ignored). Rows whose key exists update that
-record; the others (empty or unknown key) create one, with a key the database
-allocates (or the row's own, for a string key the client gives). Every row is checked, as a form would be, before anything is written; one
-bad row and nothing is. Each framework reads the upload and writes the rows its own
+record; the others create one. A new record keeps the row's key, so references to it
+hold (on PostgreSQL the key sequence then moves past the largest one, so the next
+record the database numbers does not collide); with ``keys=assign`` (a query parameter
+or a form field) the database allocates the keys of new records instead, as it does
+for rows with an empty key. Every row is checked, as a form would be, before anything
+is written; one bad row and nothing is. Each framework reads the upload and writes the rows its own
 way (in one transaction); the rules and messages come from here.
 """
 
@@ -21,6 +24,9 @@ if TYPE_CHECKING:
 
 MULTIPART = "multipart/form-data"
 FILE_FIELD = "file"
+# The query parameter or form field saying whose keys new records get.
+KEYS_FIELD = "keys"
+KEEP, ASSIGN = "keep", "assign"
 _CSV_TYPES = frozenset({"text/csv", "application/csv", "text/plain"})
 # (label, key or None to create, checked values): one row ready to be written.
 ImportRow = tuple[str, Any, Mapping[str, Any]]
@@ -49,15 +55,32 @@ def decode(raw: bytes) -> str:
         raise InvalidInput({FILE_FIELD: ["The file must be UTF-8 text."]}) from None
 
 
+def keeps_keys(choice: str | None) -> bool:
+    """Whether new records keep their rows' keys (``keys``: ``keep``, the default)."""
+    if choice in (None, "", KEEP):
+        return True
+    if choice == ASSIGN:
+        return False
+    raise InvalidInput({KEYS_FIELD: [f"The keys field must be {KEEP} or {ASSIGN}."]})
+
+
 def row_keys(rows: Sequence[CsvRow]) -> list[Any]:
     """The keys the rows name (to look up which records exist)."""
     return [row.key for row in rows if row.key is not None]
 
 
 def check_rows(
-    rows: Sequence[CsvRow], existing: Collection[Any], inputs: Inputs
+    rows: Sequence[CsvRow],
+    existing: Collection[Any],
+    inputs: Inputs,
+    *,
+    keep_keys: bool = True,
 ) -> list[ImportRow]:
-    """Each row validated as a create or an update; ``InvalidInput`` names the rows."""
+    """Each row validated as a create or an update; ``InvalidInput`` names the rows.
+
+    A create keeps its row's key in its values (a generated key only with
+    ``keep_keys``).
+    """
     checked: list[ImportRow] = []
     errors: dict[str, list[str]] = {}
     for row in rows:
@@ -70,6 +93,8 @@ def check_rows(
         except InvalidInput as exc:
             errors[row.label] = [m for group in exc.errors.values() for m in group]
             continue
+        if not update and row.key is not None and keep_keys:
+            values = {inputs.key_name: row.key, **values}
         checked.append((row.label, row.key if update else None, values))
     if errors:
         raise InvalidInput(errors)
@@ -110,6 +135,29 @@ class ImportTally:
     def conflict(self) -> InvalidInput:
         """The error of a row the database refused."""
         return InvalidInput({self.label: ["The record conflicts with existing data."]})
+
+
+def largest_kept_key(rows: Iterable[ImportRow], key_name: str) -> int | None:
+    """The largest integer key new records keep (where a sequence must catch up)."""
+    kept = [
+        values[key_name]
+        for _, key, values in rows
+        if key is None and isinstance(values.get(key_name), int)
+    ]
+    return max(kept, default=None)
+
+
+def sequence_catch_up(table: str, column: str, largest: int) -> str:
+    """PostgreSQL: move the key sequence of ``table`` past ``largest``, never back.
+
+    Names are the panel's own (identifiers checked by panelforge) and ``largest`` an
+    integer, so the statement needs no parameters (both drivers run it as is).
+    """
+    sequence = f"pg_get_serial_sequence('{table}', '{column}')"
+    return (
+        f"SELECT setval({sequence}, {int(largest)}) WHERE {int(largest)} > "
+        f"COALESCE(pg_sequence_last_value({sequence}::regclass), 0)"
+    )
 
 
 def imported(created: int, updated: int) -> dict[str, Any]:

@@ -10,13 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.db.models.lookups import IContains
 
 from panel_core.abilities import UPDATE
 from panel_core.errors import InvalidInput, NotFound
-from panel_core.imports import ImportRow, ImportTally
+from panel_core.imports import (
+    ImportRow,
+    ImportTally,
+    largest_kept_key,
+    sequence_catch_up,
+)
 from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
 
@@ -31,6 +36,7 @@ class BulkMethods:
     _key: str
     _key_name: str
     _manager: models.Manager[Any]
+    _table: str
     _rows: models.QuerySet[Any, dict[str, Any]]
 
     if TYPE_CHECKING:
@@ -48,6 +54,8 @@ class BulkMethods:
         def _by_column(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
 
         def _check_relations(self, values: Mapping[str, Any], actor: Actor) -> None: ...
+
+        def _check_unique(self, values: Mapping[str, Any], key: Any) -> None: ...
 
     def iter_batches(
         self, query: ListQuery, actor: Actor, size: int = 500
@@ -100,14 +108,23 @@ class BulkMethods:
         try:
             with transaction.atomic():
                 tally.write(rows, write_row)
+                self._catch_up(rows)
         except IntegrityError:
             raise tally.conflict() from None
         return tally.created, tally.updated
+
+    def _catch_up(self, rows: Sequence[ImportRow]) -> None:
+        """After records kept their keys, PostgreSQL's key sequence moves past them."""
+        largest = largest_kept_key(rows, self._key_name)
+        if largest is not None and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(sequence_catch_up(self._table, self._key, largest))
 
     def _import_row(self, key: Any, values: dict[str, Any], actor: Actor) -> list[str]:
         if key is None:
             values = self._prepare(actor.before_creating(values))
             self._check_relations(values, actor)
+            self._check_unique(values, None)
             created = self._manager.create(**self._by_column(values))
             self._notify(actor, "after_created", created.pk)
             return []
@@ -117,6 +134,7 @@ class BulkMethods:
             values = actor.before_updating(current, values)
         values = self._prepare(values)
         self._check_relations(values, actor)
+        self._check_unique(values, key)
         rows = self._manager.filter(*self.scope(actor), **{self._key: key})
         found = rows.update(**self._by_column(values)) if values else rows.exists()
         if not found:

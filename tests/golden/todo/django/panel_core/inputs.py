@@ -202,7 +202,7 @@ def input_model(
         annotation = value_type(field)
         if field.accepts_null:
             annotation = annotation | None
-        required = create and field.required and not field.has_default
+        required = create and field.needed_on_create
         default = ... if required else None
         # Positional attribute names, so no field can shadow a BaseModel attribute.
         definitions[f"field_{position}"] = (
@@ -307,6 +307,7 @@ class Inputs:
         self._rules = {f.name: blank_rule(f, trim=trim_strings) for f in writable}
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
+        self.key_name = resource.key_name()
         self._key_field = resource.key_field
         self._max_ids = max_ids
         self._ids_body = create_model(
@@ -317,6 +318,9 @@ class Inputs:
             f.name for f in writable if isinstance(f, kernel.DateTime)
         )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
+        self._filled_by_database = frozenset(
+            f.name for f in writable if f.db_default is not None
+        )
         # In a form, an empty non-text input of an optional field means "no value";
         # so does an empty e-mail address or URL, which can never be valid. (Blank
         # values of required fields are refused by the blank rule.)
@@ -387,7 +391,8 @@ class Inputs:
             body, errors = self._json_not_blank(body)
             values = None
         else:
-            values, errors = self._not_blank(self._form_values(body))
+            create = model is self._create
+            values, errors = self._not_blank(self._form_values(body, create=create))
         try:
             if values is None:
                 # No body at all names no field, as an empty form does.
@@ -453,10 +458,14 @@ class Inputs:
             if isinstance(values.get(name), str) and not _ISO_DATE.match(values[name])
         }
 
-    def _form_values(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    def _form_values(
+        self, pairs: list[tuple[str, str]], *, create: bool
+    ) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
-        for name, value in values.items():
-            if value == "" and name in self._blank_is_null:
+        for name, value in list(values.items()):
+            if value == "" and create and name in self._filled_by_database:
+                del values[name]  # left out: the database fills it in
+            elif value == "" and name in self._blank_is_null:
                 values[name] = None
         return values
 

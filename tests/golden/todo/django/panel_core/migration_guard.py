@@ -64,6 +64,7 @@ class Check:
     ``kind`` is one of ``longer_than`` (``argument``: the new maximum length),
     ``null`` (the column becomes required without a fill value), ``values`` (the
     enum values that go away, as a tuple), ``duplicates`` (a new unique constraint),
+    ``group_duplicates`` (a new unique group; ``argument``: its columns, as a tuple),
     ``rows`` (any row with a value: a change no value survives), ``trashed`` (a
     record in the trash of a resource that stops keeping one), ``missing`` (any
     row at all: a new required column without a default), or a cast target:
@@ -90,6 +91,14 @@ class Finding:
         """``tickets.title: 20 rows have more than 10 characters (keys 3, 7, …)``."""
         check = self.check
         one = self.count == 1
+        if check.kind == "group_duplicates":
+            columns = ", ".join(check.argument)  # type: ignore[call-overload]
+            subject = "1 group of values is" if one else f"{self.count} groups are"
+            problem = "shared by several rows and the fields become unique together"
+            named = ", ".join(repr(k) for k in self.keys)
+            more = ", …" if self.count > len(self.keys) else ""
+            text = f"{check.table} ({columns}): {subject} {problem} ({named}{more})"
+            return f"{text}\n    hint: {check.hint}" if check.hint else text
         if check.kind == "duplicates":
             subject = "1 value is" if one else f"{self.count} values are"
             problem = "shared by several rows and the field becomes unique"
@@ -182,7 +191,16 @@ def _select(check: Check, condition: str, dialect: Dialect) -> str:
 def _find(run: RunSql, check: Check, dialect: Dialect) -> Finding | None:
     key = quote_name(check.key, dialect)
     column = quote_name(check.column, dialect)
-    if check.kind == "duplicates":
+    if check.kind == "group_duplicates":
+        names: tuple[str, ...] = check.argument  # type: ignore[assignment]
+        columns = ", ".join(quote_name(c, dialect) for c in names)
+        filled = " AND ".join(f"{quote_name(c, dialect)} IS NOT NULL" for c in names)
+        rows = run(
+            f"SELECT {columns} FROM {quote_name(check.table, dialect)} "
+            f"WHERE {filled} GROUP BY {columns} HAVING COUNT(*) > 1 ORDER BY {columns}"
+        )
+        found = [tuple(row) for row in rows]
+    elif check.kind == "duplicates":
         rows = run(
             f"SELECT {column} FROM {quote_name(check.table, dialect)} "
             f"WHERE {column} IS NOT NULL GROUP BY {column} "

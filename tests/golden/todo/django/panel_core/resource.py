@@ -57,6 +57,8 @@ class Resource(ResourceHooks, Navigation):
     display: ClassVar[str] = ""
     # A delete moves the record to the trash (its ``deleted_at`` column is set).
     soft_delete: ClassVar[bool] = False
+    # Groups of fields no two records share the values of (``panel_core.unique``).
+    unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -149,6 +151,12 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
     for name in cls.search:
         if name not in cls.field_map:
             raise DeclarationError(f"{where}: search names unknown field {name!r}")
+    for group in cls.unique_together:
+        for name in group:
+            if name not in cls.field_map:
+                raise DeclarationError(
+                    f"{where}: unique_together names unknown field {name!r}"
+                )
     for tag in cls.query_tags:
         for name in tag.filter:
             if name not in cls.field_map:

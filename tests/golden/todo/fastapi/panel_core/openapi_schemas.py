@@ -12,6 +12,7 @@ from typing import Any
 from .fields import Field, Select, _StringField, json_type
 from .query import INT64_MAX, INT64_MIN
 from .resource import Resource
+from .unique import listed_labels, taken_message
 
 # The toast kinds a save or delete reply may carry (MoonShine's set).
 MESSAGE_TYPES = (
@@ -104,8 +105,11 @@ def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> S
     if with_default and _has_json_default(field):
         schema["default"] = _json_value(field.default)
     schema["title"] = field.label
-    if field.description:
-        schema["description"] = field.description
+    described = [field.description] if field.description else []
+    if (filled := field.db_default) is not None:
+        described.append(f"Left out on create, the database fills in {filled}.")
+    if described:
+        schema["description"] = " ".join(described)
     return schema
 
 
@@ -144,8 +148,10 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     given = resource.creatable_fields if create else resource.writable_fields
     fields = [f for f in given if f.name not in read_only]
     schema: Schema = {"type": "object"}
+    if resource.unique_together:
+        schema["description"] = unique_description(resource)
     # A default fills in what the client leaves out, so such a field is optional.
-    required = [f.name for f in fields if f.required and not f.has_default]
+    required = [f.name for f in fields if f.needed_on_create]
     if create and required:
         schema["required"] = required
     schema["properties"] = {
@@ -154,6 +160,15 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     }
     schema["additionalProperties"] = False
     return schema
+
+
+def unique_description(resource: type[Resource]) -> str:
+    """What the unique groups forbid, and the answer (NULLs never collide)."""
+    return "\n".join(
+        f"No two records have the same {listed_labels(resource, group)} (422 "
+        f'"{taken_message(resource, group)}"); a null value never collides.'
+        for group in resource.unique_together
+    )
 
 
 def _object(**properties: Schema) -> Schema:

@@ -64,6 +64,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
@@ -148,6 +149,7 @@ class Store(BulkMethods):
             for f in resource.fields
             if f.unique or f.client_key
         )
+        self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
@@ -267,7 +269,7 @@ class Store(BulkMethods):
                 record = self._returned(self._insert_row(connection, values))
                 actor.notify("after_created", record)
         except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
+            raise self._refused(engine, values, None) from None
         return record
 
     def update(
@@ -303,7 +305,7 @@ class Store(BulkMethods):
                 record = self._returned(row)
                 actor.notify("after_updated", record)
         except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
+            raise self._refused(engine, values, key) from None
         return record
 
     def delete(
@@ -496,8 +498,47 @@ class Store(BulkMethods):
                 )
             if found.first() is not None:
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
+        for group in self._groups:
+            values_now = group.values(values, self._stored(connection, key))
+            if values_now is not None and self._holds(connection, values_now, key):
+                errors.setdefault(group.names[0], []).append(group.message)
         if errors:
             raise InvalidInput(errors)
+
+    def _stored(self, connection: Connection, key: Any) -> Any:
+        """Reads fields of the record ``key`` (none before a create)."""
+
+        def read(names: Sequence[str]) -> dict[str, Any]:
+            if key is None:
+                return {}
+            columns = [self._key.table.c[name] for name in names]
+            row = connection.execute(select(*columns).where(self._key == key)).first()
+            return {} if row is None else dict(zip(names, row, strict=True))
+
+        return read
+
+    def _holds(
+        self, connection: Connection, values: Mapping[str, Any], key: Any
+    ) -> bool:
+        """Whether a record other than ``key`` holds all of ``values``."""
+        table = self._key.table
+        statement = select(literal(1)).select_from(table)
+        statement = statement.where(*(table.c[n] == v for n, v in values.items()))
+        if key is not None:
+            statement = statement.where(self._key != key)
+        return connection.execute(statement.limit(1)).first() is not None
+
+    def _refused(
+        self, engine: Engine, values: Mapping[str, Any], key: Any
+    ) -> Exception:
+        """Why the database refused a write: a value another record took meanwhile
+        (422, as the check before writing says), else a conflict (409)."""
+        try:
+            with transaction(engine) as connection:
+                self._check_unique(connection, values, key)
+        except InvalidInput as exc:
+            return exc
+        return Conflict("The record conflicts with existing data.")
 
 
 def _now() -> datetime.datetime:

@@ -61,10 +61,15 @@ async def import_csv(request: Request, panel: PanelResource) -> Response:
     limit = request.app.state.settings.max_import_size
     engine: Engine = request.app.state.engine
     try:
-        text = await read_upload(request, limit)
+        text, choice = await read_upload(request, limit)
+        keep_keys = imports.keeps_keys(
+            request.query_params.get(imports.KEYS_FIELD, choice)
+        )
         rows = csv_text.read_rows(type(panel.resource), text)
         acting = actor(request, panel)
-        created, updated = await run_in_threadpool(_import, panel, engine, rows, acting)
+        created, updated = await run_in_threadpool(
+            _import, panel, engine, rows, acting, keep_keys
+        )
     except (csv_text.CsvError, InvalidInput) as exc:
         if not wants_json(request):  # the list again, with every row's errors
             lines = imports.error_lines(exc.errors)
@@ -86,24 +91,32 @@ HANDLERS = {
 
 
 def _import(
-    panel: PanelResource, engine: Engine, rows: list[csv_text.CsvRow], acting: Actor
+    panel: PanelResource,
+    engine: Engine,
+    rows: list[csv_text.CsvRow],
+    acting: Actor,
+    keep_keys: bool,
 ) -> tuple[int, int]:
     keys = imports.row_keys(rows)
     existing = panel.store.existing_keys(engine, keys, acting) if keys else set()
-    checked = imports.check_rows(rows, existing, panel.inputs)
+    checked = imports.check_rows(rows, existing, panel.inputs, keep_keys=keep_keys)
     return panel.store.import_records(engine, checked, acting)
 
 
-async def read_upload(request: Request, limit: int) -> str:
-    """The uploaded CSV text: the ``file`` of a multipart form, or the whole body."""
+async def read_upload(request: Request, limit: int) -> tuple[str, str | None]:
+    """The uploaded CSV text (the ``file`` of a multipart form, or the whole body),
+    and the form's ``keys`` choice (``None`` without a form)."""
     media_type = imports.check_media_type(request.headers.get("content-type", ""))
     raw = await read_raw(request, limit)
-    if media_type == imports.MULTIPART:
-        raw = await _form_file(request.headers, raw, limit)
-    return imports.decode(raw)
+    if media_type != imports.MULTIPART:
+        return imports.decode(raw), None
+    raw, choice = await _form_file(request.headers, raw, limit)
+    return imports.decode(raw), choice
 
 
-async def _form_file(headers: Headers, raw: bytes, limit: int) -> bytes:
+async def _form_file(
+    headers: Headers, raw: bytes, limit: int
+) -> tuple[bytes, str | None]:
     async def stream() -> AsyncGenerator[bytes, None]:
         yield raw
 
@@ -118,6 +131,7 @@ async def _form_file(headers: Headers, raw: bytes, limit: int) -> bytes:
         upload = form.get(imports.FILE_FIELD)
         if not isinstance(upload, UploadFile):
             raise imports.missing_file()
-        return await upload.read()
+        choice = form.get(imports.KEYS_FIELD)
+        return await upload.read(), choice if isinstance(choice, str) else None
     finally:
         await form.close()

@@ -59,11 +59,12 @@ def import_csv(request: HttpRequest, panel: PanelResource) -> HttpResponseBase:
     """Create and update records from a CSV file: all rows, or none."""
     try:
         text = read_upload(request, settings.PANEL_MAX_IMPORT_SIZE)
+        keep_keys = imports.keeps_keys(_keys_choice(request))
         rows = csv_text.read_rows(type(panel.resource), text)
         acting = actor(request, panel)
         keys = imports.row_keys(rows)
         existing = panel.store.existing_keys(keys, acting) if keys else set()
-        checked = imports.check_rows(rows, existing, panel.inputs)
+        checked = imports.check_rows(rows, existing, panel.inputs, keep_keys=keep_keys)
         created, updated = panel.store.import_records(checked, acting)
     except (csv_text.CsvError, InvalidInput) as exc:
         if not wants_json(request):  # the list again, with every row's errors
@@ -112,6 +113,14 @@ def _form_file(request: HttpRequest, limit: int) -> bytes:
         raise _too_large(limit)
     with upload:
         return upload.read()
+
+
+def _keys_choice(request: HttpRequest) -> str | None:
+    """The ``keys`` choice: the query's, else the upload form's (read after the file)."""
+    choice = request.GET.get(imports.KEYS_FIELD)
+    if choice is None and request.content_type == imports.MULTIPART:
+        choice = request.POST.get(imports.KEYS_FIELD)
+    return choice
 
 
 def _too_large(limit: int) -> PayloadTooLarge:

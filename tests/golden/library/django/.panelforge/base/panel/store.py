@@ -50,6 +50,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
 from .prepared import PreparedQuery
@@ -91,6 +92,7 @@ class Store(BulkMethods):
         }
         self._columns = columns
         self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
+        self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
@@ -208,7 +210,7 @@ class Store(BulkMethods):
                 record = self.fetch(created.pk)
                 actor.notify("after_created", record)
         except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
+            raise self._refused(values, None) from None
         return record
 
     def update(
@@ -239,7 +241,7 @@ class Store(BulkMethods):
                 record = self.fetch(key)
                 actor.notify("after_updated", record)
         except IntegrityError:
-            raise Conflict("The record conflicts with existing data.") from None
+            raise self._refused(values, key) from None
         return record
 
     def delete(self, key: Any, actor: Actor, expected: Expected | None = None) -> None:
@@ -411,8 +413,41 @@ class Store(BulkMethods):
                 others = others.exclude(**{self._key: key})
             if others.exists():
                 errors[field.name] = [f"The {field.label} has already been taken."]
+        for group in self._groups:
+            values_now = group.values(values, self._stored(key))
+            if values_now is not None and self._holds(values_now, key):
+                errors.setdefault(group.names[0], []).append(group.message)
         if errors:
             raise InvalidInput(errors)
+
+    def _stored(self, key: Any) -> Any:
+        """Reads fields of the record ``key`` (none before a create)."""
+
+        def read(names: Sequence[str]) -> dict[str, Any]:
+            if key is None:
+                return {}
+            columns = [self._columns[name] for name in names]
+            found = self._manager.filter(**{self._key: key}).values_list(*columns)
+            row = found.first()
+            return {} if row is None else dict(zip(names, row, strict=True))
+
+        return read
+
+    def _holds(self, values: Mapping[str, Any], key: Any) -> bool:
+        """Whether a record other than ``key`` holds all of ``values``."""
+        others = self._manager.filter(**self._by_column(values))
+        if key is not None:
+            others = others.exclude(**{self._key: key})
+        return others.exists()
+
+    def _refused(self, values: Mapping[str, Any], key: Any) -> Exception:
+        """Why the database refused a write: a value another record took meanwhile
+        (422, as the check before writing says), else a conflict (409)."""
+        try:
+            self._check_unique(values, key)
+        except InvalidInput as exc:
+            return exc
+        return Conflict("The record conflicts with existing data.")
 
 
 def _searchable(

@@ -51,6 +51,9 @@ class Field:
     sortable: bool = True
     filterable: bool = True
     unique: bool = False  # no two records share a value: 422 "already been taken"
+    # The database fills it in on create when no value is given ("now()",
+    # "current_date"); the create then answers the value it chose.
+    db_default: str | None = None
 
     def __post_init__(self) -> None:
         if not self.label:
@@ -62,11 +65,18 @@ class Field:
         return self.default is not MISSING
 
     @property
+    def needed_on_create(self) -> bool:
+        """Whether a create must give a value: required, and nothing fills it in."""
+        return self.required and not self.has_default and self.db_default is None
+
+    @property
     def accepts_null(self) -> bool:
         """Whether null is valid: optional without a default, or declared nullable."""
         if self.key:
             return False
-        return self.nullable or (not self.required and not self.has_default)
+        return self.nullable or (
+            not self.required and not self.has_default and self.db_default is None
+        )
 
     @property
     def writable(self) -> bool:

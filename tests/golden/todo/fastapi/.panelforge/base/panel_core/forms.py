@@ -139,7 +139,7 @@ def form_widgets(
     for field_ in fields:
         kind = _input(field_)
         value = "" if field_.write_only else values.get(field_.name, "")
-        required = field_.required and not field_.has_default and kind != "checkbox"
+        required = field_.needed_on_create and kind != "checkbox"
         widgets.append(
             Widget(
                 name=field_.name,

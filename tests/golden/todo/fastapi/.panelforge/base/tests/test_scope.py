@@ -86,9 +86,15 @@ def test_export_and_import_keep_to_the_scope(
 ) -> None:
     exported = client.get(EXPORT).text
     assert "Hammer" in exported and "Yo-yo" not in exported
-    # A key out of scope is unknown: its row creates a record, the other stays.
+    # A key out of scope is unknown: its row would create a record with that key,
+    # which the database refuses; with keys=assign it creates one with a new key.
     csv = f"id,name\n{keys['yoyo']},Renamed\n"
-    imported = client.post(IMPORT, content=csv, headers={"Content-Type": "text/csv"})
+    headers = {"Content-Type": "text/csv"}
+    refused = client.post(IMPORT, content=csv, headers=headers)
+    assert refused.status_code == 422
+    assert _names(app) == ["Hammer", "Yo-yo"]
+    url = f"{IMPORT}?keys=assign"
+    imported = client.post(url, content=csv, headers=headers)
     assert imported.json()["created"] == 1
     assert _names(app) == ["Hammer", "Yo-yo", "Renamed"]
 
