@@ -8,6 +8,7 @@ in :mod:`generator.model.naming`, when the model is built.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 FieldType = Literal["string", "integer", "number", "boolean"]
@@ -62,8 +63,10 @@ class Field:
     enum: tuple[Any, ...] | None = None
     min_length: int | None = None
     max_length: int | None = None
-    minimum: int | float | None = None
-    maximum: int | float | None = None
+    minimum: int | float | Decimal | None = None
+    maximum: int | float | Decimal | None = None
+    precision: int | None = None  # a decimal's digits in all (format: decimal)
+    scale: int | None = None  # of them after the point
     pattern: str | None = None
     default: Any = MISSING
     nullable: bool = False
@@ -77,6 +80,11 @@ class Field:
     renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
     unique: bool = False  # no two records share a value
     is_key: bool = False
+
+    @property
+    def is_decimal(self) -> bool:
+        """Whether values are exact decimals (``format: decimal``), not doubles."""
+        return self.type == "number" and self.format == "decimal"
 
     @property
     def has_default(self) -> bool:

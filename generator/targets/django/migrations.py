@@ -209,6 +209,7 @@ def migration_plan(
         "changes": changes,
         "deleted": deleted,
         "uses_datetime": "datetime." in code,
+        "uses_decimal": "decimal." in code,
         "uses_uuid": "uuid." in code,
         "uses_models": "models." in code,
     }

@@ -140,6 +140,7 @@ def migration_context(project: ir.Project) -> dict[str, Any]:
         "header": common.header_lines(project),
         "project_name": project.name,
         "uses_datetime": any("datetime." in c for c in codes),
+        "uses_decimal": any("decimal." in c for c in codes),
         "uses_uuid": any("uuid." in c for c in codes),
         "models": models,
         "later_fields": added,

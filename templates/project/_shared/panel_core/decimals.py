@@ -1,0 +1,96 @@
+"""Exact decimals: how a :class:`~panel_core.fields.Decimal` field's values travel.
+
+In JSON a decimal is a string with exactly ``scale`` decimals (``"12.30"``), as
+Django REST framework and Pydantic write them: a JSON number becomes a binary float
+in JavaScript and in most clients, which cannot hold 0.1. A request may also give a
+JSON number; it is read from its text (``12.30`` is 12.30, never the float nearest
+to it), so too many decimals are refused, never rounded.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+from collections.abc import Collection
+from typing import Any
+
+import orjson
+
+
+def quantum(scale: int) -> decimal.Decimal:
+    """The step of a value with ``scale`` decimals: ``0.01`` for 2."""
+    return decimal.Decimal(1).scaleb(-scale)
+
+
+def digits(value: decimal.Decimal) -> tuple[int, int]:
+    """``(decimals, whole digits)`` a finite value needs: ``(1, 2)`` for 12.50."""
+    if not value:
+        return 0, 0
+    exponent = value.normalize().as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return places, max(value.adjusted() + 1, 0)
+
+
+def to_decimal(value: Any, scale: int) -> decimal.Decimal:
+    """``value`` (a Decimal, its text, an int or a stored float) with ``scale``
+    decimals; a float goes through its shortest text (``12.3`` → ``12.30``)."""
+    if isinstance(value, float):
+        value = repr(value)
+    return decimal.Decimal(value).quantize(quantum(scale))
+
+
+def text(value: decimal.Decimal) -> str:
+    """A Decimal as JSON writes it: positional, never ``1E+2``."""
+    return format(value, "f")
+
+
+def json_default(value: Any) -> Any:
+    """orjson's hook for what it cannot write itself: Decimals, as text."""
+    if isinstance(value, decimal.Decimal):
+        return text(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def pattern(precision: int, scale: int, *, signed: bool = True) -> str:
+    """The JSON-Schema pattern of a value's text: digits before and after the point
+    (a minus sign only when ``signed``: the value may be negative)."""
+    whole = precision - scale
+    before = f"[0-9]{{1,{whole}}}" if whole else "0"
+    after = rf"(\.[0-9]{{1,{scale}}})?" if scale else ""
+    sign = "-?" if signed else ""
+    return f"^{sign}{before}{after}$"
+
+
+def example(precision: int, scale: int) -> str:
+    """A value to show in the spec: ``12.30`` for NUMERIC(10, 2)."""
+    whole = "12"[: precision - scale] or "0"
+    after = ("30" + "0" * scale)[:scale]
+    return f"{whole}.{after}" if scale else whole
+
+
+def exact_numbers(body: bytes, names: Collection[str]) -> bytes:
+    """A JSON body whose numbers under ``names`` are given as their text instead
+    (``12.30`` → ``"12.30"``), so no float ever holds them; else unchanged."""
+    try:
+        as_written = json.loads(body, parse_float=_Written, parse_int=_Written)
+    except (ValueError, RecursionError):
+        return body  # not JSON: Pydantic says what is wrong with it
+    if not isinstance(as_written, dict):
+        return body
+    found = {
+        name: str(value)
+        for name, value in as_written.items()
+        if name in names and isinstance(value, _Written)
+    }
+    if not found:
+        return body
+    try:
+        values = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body  # NaN, Infinity: Pydantic refuses them
+    values.update(found)
+    return orjson.dumps(values)
+
+
+class _Written(str):
+    """A JSON number's text, as the body wrote it."""
