@@ -50,12 +50,15 @@ def exact(node: Node | None, value: Any) -> decimal.Decimal | None:
 
 
 def fit_problem(value: decimal.Decimal, precision: int, scale: int) -> str | None:
-    """Why ``value`` does not fit NUMERIC(precision, scale), or None."""
+    """Why ``value`` does not fit NUMERIC(precision, scale), or None (also when
+    the scale exceeds the precision: that is reported on its own)."""
+    if scale > precision:
+        return None
     exponent = value.normalize().as_tuple().exponent
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     if places > scale:
         return f"'{value}' has more than {scale} decimal places (scale {scale})"
-    whole = len(str(abs(value).to_integral_value(decimal.ROUND_DOWN)).lstrip("0"))
+    whole = max(value.adjusted() + 1, 0) if value else 0
     if whole > precision - scale:
         return (
             f"'{value}' has more than {precision - scale} digits before the point "

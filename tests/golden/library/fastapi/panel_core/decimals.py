@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import decimal
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import orjson
+
+from .errors import InvalidInput
+
+# SQLite keeps a NUMERIC value that is not whole as a REAL (a double), which holds
+# 15 significant digits exactly: on SQLite a decimal may have no more.
+SQLITE_DIGITS = 15
 
 
 def quantum(scale: int) -> decimal.Decimal:
@@ -42,6 +48,26 @@ def to_decimal(value: Any, scale: int) -> decimal.Decimal:
 def text(value: decimal.Decimal) -> str:
     """A Decimal as JSON writes it: positional, never ``1E+2``."""
     return format(value, "f")
+
+
+def refuse_inexact(
+    database: str, values: Mapping[str, Any], labels: Mapping[str, str]
+) -> None:
+    """On SQLite (``database``: the vendor's name), a 422 for each decimal of
+    ``labels`` with more significant digits than it stores exactly."""
+    if database != "sqlite":
+        return
+    errors = {
+        name: [
+            f"The {label} field must have at most {SQLITE_DIGITS} significant "
+            "digits on this database (SQLite)."
+        ]
+        for name, label in labels.items()
+        if isinstance(values.get(name), decimal.Decimal)
+        and len(values[name].normalize().as_tuple().digits) > SQLITE_DIGITS
+    }
+    if errors:
+        raise InvalidInput(errors)
 
 
 def json_default(value: Any) -> Any:
