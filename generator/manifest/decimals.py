@@ -54,8 +54,9 @@ def fit_problem(value: decimal.Decimal, precision: int, scale: int) -> str | Non
     the scale exceeds the precision: that is reported on its own)."""
     if scale > precision:
         return None
-    exponent = value.normalize().as_tuple().exponent
-    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    _, found, exponent = value.as_tuple()
+    zeros = len(found) - len("".join(map(str, found)).rstrip("0"))
+    places = max(-(int(exponent) + zeros), 0) if value else 0
     if places > scale:
         return f"'{value}' has more than {scale} decimal places (scale {scale})"
     whole = max(value.adjusted() + 1, 0) if value else 0

@@ -173,3 +173,14 @@ def test_sqlite_refuses_what_a_double_cannot_hold() -> None:
             "database (SQLite)."
         ]
     }
+
+
+def test_digits_are_counted_without_rounding() -> None:
+    decimals = _kernel_decimals()
+    many = Decimal("1234567890123456789012345.123")  # 28 digits and more
+    assert decimals.digits(many) == (3, 25)
+    assert decimals.digits(Decimal("12.300")) == (1, 2)
+    assert decimals.digits(Decimal("1E+2")) == (0, 3)
+    assert str(decimals.exact(Decimal("-0.0"), 2)) == "0.00"
+    big = Decimal("123456789012345678901234567890123456.1")
+    assert str(decimals.exact(big, 2)) == "123456789012345678901234567890123456.10"

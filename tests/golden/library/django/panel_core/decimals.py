@@ -28,13 +28,25 @@ def quantum(scale: int) -> decimal.Decimal:
     return decimal.Decimal(1).scaleb(-scale)
 
 
+# More digits than any column holds: arithmetic on a value never rounds it.
+_EXACT = decimal.Context(prec=100)
+
+
 def digits(value: decimal.Decimal) -> tuple[int, int]:
-    """``(decimals, whole digits)`` a finite value needs: ``(1, 2)`` for 12.50."""
+    """``(decimals, whole digits)`` a finite value needs: ``(1, 2)`` for 12.50
+    (counted from its digits, never rounded to a context's precision)."""
     if not value:
         return 0, 0
-    exponent = value.normalize().as_tuple().exponent
-    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    _, found, exponent = value.as_tuple()
+    zeros = len(found) - len("".join(map(str, found)).rstrip("0"))
+    places = max(-(int(exponent) + zeros), 0)
     return places, max(value.adjusted() + 1, 0)
+
+
+def significant(value: decimal.Decimal) -> int:
+    """How many significant digits a finite value has: 3 for 12.30."""
+    text = "".join(map(str, value.as_tuple().digits)).strip("0")
+    return len(text)
 
 
 def to_decimal(value: Any, scale: int) -> decimal.Decimal:
@@ -42,7 +54,13 @@ def to_decimal(value: Any, scale: int) -> decimal.Decimal:
     decimals; a float goes through its shortest text (``12.3`` → ``12.30``)."""
     if isinstance(value, float):
         value = repr(value)
-    return decimal.Decimal(value).quantize(quantum(scale))
+    return exact(decimal.Decimal(value), scale)
+
+
+def exact(value: decimal.Decimal, scale: int) -> decimal.Decimal:
+    """``value`` with ``scale`` decimals (it has no more), zero never negative."""
+    found = value.quantize(quantum(scale), context=_EXACT)
+    return found if found else found.copy_abs()
 
 
 def text(value: decimal.Decimal) -> str:
@@ -64,7 +82,7 @@ def refuse_inexact(
         ]
         for name, label in labels.items()
         if isinstance(values.get(name), decimal.Decimal)
-        and len(values[name].normalize().as_tuple().digits) > SQLITE_DIGITS
+        and significant(values[name]) > SQLITE_DIGITS
     }
     if errors:
         raise InvalidInput(errors)
@@ -115,7 +133,10 @@ def exact_numbers(body: bytes, names: Collection[str]) -> bytes:
     except orjson.JSONDecodeError:
         return body  # NaN, Infinity: Pydantic refuses them
     values.update(found)
-    return orjson.dumps(values)
+    try:
+        return orjson.dumps(values)
+    except TypeError:  # an integer beyond 64 bits: Pydantic refuses it
+        return json.dumps(values).encode()
 
 
 class _Written(str):

@@ -20,10 +20,12 @@ so their 422 answers carry the same ``errors`` messages by construction.
 from __future__ import annotations
 
 import decimal
+import json
 import re
 import uuid
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -311,10 +313,8 @@ def stored_forms(
         elif isinstance(field, kernel.DateTime):
             converters.append((field.name, to_utc))
         elif isinstance(field, kernel.Decimal):
-            step = decimals.quantum(field.scale)
-            converters.append(
-                (field.name, lambda value, step=step: value.quantize(step))
-            )
+            exact = partial(decimals.exact, scale=field.scale)
+            converters.append((field.name, exact))
     return tuple(converters)
 
 
@@ -471,7 +471,10 @@ class Inputs:
         )
         if same and not errors:
             return body, {}
-        return orjson.dumps(kept), errors
+        try:
+            return orjson.dumps(kept), errors
+        except TypeError:  # an integer beyond 64 bits: Pydantic refuses it
+            return json.dumps(kept).encode(), errors
 
     def _unix_times(self, body: bytes | Mapping[str, Any]) -> dict[str, list[str]]:
         """Date-times written as Unix times ("1704103200"), which Pydantic accepts

@@ -193,9 +193,12 @@ def _fits_decimal(value: object, digits: tuple[int, int]) -> bool:
     if not number.is_finite():
         return False
     precision, scale = digits
-    exponent = number.normalize().as_tuple().exponent
-    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-    whole = max(number.adjusted() + 1, 0) if number else 0
+    if not number:
+        return True
+    _, found, exponent = number.as_tuple()
+    zeros = len(found) - len("".join(map(str, found)).rstrip("0"))
+    places = max(-(int(exponent) + zeros), 0)
+    whole = max(number.adjusted() + 1, 0)
     return places <= scale and whole <= precision - scale
 
 
