@@ -8,6 +8,8 @@ the field), and sort and filter as numbers.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +18,7 @@ import pytest
 from conftest import FRAMEWORKS
 
 from .conftest import MANIFESTS, MARKS
-from .support import Api, crud, new_marker
+from .support import HTML, Api, crud, new_marker, page
 
 BOOK = MANIFESTS["library"].resource("Book")
 PARAMS = [
@@ -98,3 +100,30 @@ def test_sorted_and_filtered_as_numbers(api: Api) -> None:
         params = {"search": marker, "filter[price]": wanted}
         found = api.get(crud(BOOK), params=params).json()["data"]
         assert [record["price"] for record in found] == ["10.00"], wanted
+
+
+def test_forms_and_csv_show_and_take_the_exact_value(api: Api) -> None:
+    marker = new_marker()
+    created = _post_raw(api, _book(api, marker, '"12345678.90"')).json()["data"]
+    form = api.get(page(BOOK, "form-page", created["id"]), headers=HTML).text
+    assert 'value="12345678.90"' in form
+    handler = f"/admin/resource/{BOOK.uri}/handler"
+    exported = api.get(f"{handler}/export", params={"search": marker}).text
+    [row] = csv.DictReader(io.StringIO(exported))
+    assert row["price"] == "12345678.90"
+    rows = f"title,price\n{marker} import,0.10\n"
+    answer = api.post(
+        f"{handler}/import",
+        content=rows.encode(),
+        headers={"Content-Type": "text/csv"},
+    )
+    assert answer.status_code < 400, answer.text
+    found = api.get(crud(BOOK), params={"search": f"{marker} import"}).json()
+    assert [record["price"] for record in found["data"]] == ["0.10"]
+    refused = api.post(
+        f"{handler}/import",
+        content=rows.replace("0.10", "0.105").encode(),
+        headers={"Content-Type": "text/csv"},
+    )
+    assert refused.status_code == 422, refused.text
+    assert "at most 2 decimal places" in refused.text
