@@ -184,3 +184,12 @@ def test_digits_are_counted_without_rounding() -> None:
     assert str(decimals.exact(Decimal("-0.0"), 2)) == "0.00"
     big = Decimal("123456789012345678901234567890123456.1")
     assert str(decimals.exact(big, 2)) == "123456789012345678901234567890123456.10"
+
+
+def test_the_spec_example_lies_within_the_limits() -> None:
+    fields = load_kernel().fields
+    assert fields.Decimal("price", precision=10, scale=2).example == "12.30"
+    above = fields.Decimal("price", precision=10, scale=2, minimum="100")
+    assert above.example == "100.00"
+    below = fields.Decimal("price", precision=4, scale=1, maximum="-1.5")
+    assert below.example == "-1.5"

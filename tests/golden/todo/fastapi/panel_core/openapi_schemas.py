@@ -85,7 +85,7 @@ def value_schema(
         limits["enum"] = [*limits["enum"], None]
     schema.update(limits)
     if isinstance(field, Decimal):
-        schema["example"] = decimals.example(field.precision, field.scale)
+        schema["example"] = field.example
     return schema
 
 

@@ -229,6 +229,17 @@ class Decimal(Field):
             if value is not None and value is not MISSING:
                 object.__setattr__(self, name, decimals.to_decimal(value, self.scale))
 
+    @property
+    def example(self) -> str:
+        """A value to show in the spec (``12.30``), within the limits."""
+        shown = decimals.example(self.precision, self.scale)
+        value = decimals.to_decimal(shown, self.scale)
+        if self.minimum is not None and value < self.minimum:
+            value = self.minimum
+        if self.maximum is not None and value > self.maximum:
+            value = self.maximum
+        return decimals.text(value)
+
     def constraints(self) -> dict[str, Any]:
         """The shape of the value's text."""
         signed = self.minimum is None or self.minimum < 0
