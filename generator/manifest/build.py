@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import ir, naming
+from .decimals import digits, is_decimal
 
 IMPLICIT_KEY = ir.Field(
     name="id", type="integer", label="ID", read_only=True, is_key=True
@@ -91,6 +92,7 @@ def build_field(
     fmt = spec.get("format")
     generated = is_key and (spec["type"] == "integer" or fmt == "uuid")
     enum = spec.get("enum")
+    precision, scale = digits(spec) if is_decimal(spec) else (None, None)
     return ir.Field(
         name=name,
         type=spec["type"],
@@ -101,6 +103,8 @@ def build_field(
         max_length=spec.get("maxLength"),
         minimum=spec.get("minimum"),
         maximum=spec.get("maximum"),
+        precision=precision,
+        scale=scale,
         pattern=spec.get("pattern"),
         default=spec.get("default", ir.MISSING),
         nullable=spec.get("nullable", False),

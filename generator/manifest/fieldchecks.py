@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 from ..errors import Issue
 from ..model.patterns import engine_problem
+from .decimals import digits, exact, fit_problem, is_decimal
 from .fieldvalues import INT64, FieldContext, fits, type_problem, value_problem
 from .hints import shown, suggestion_hint
 from .schema import INVALID
 
 # Options that only some types take.
 _APPLIES_TO = {
-    "format": ("string",),
+    "format": ("string", "number"),
     "minLength": ("string",),
     "maxLength": ("string",),
     "pattern": ("string",),
@@ -77,6 +78,41 @@ def _limits(ctx: FieldContext) -> Iterator[Issue]:
             yield ctx.issue(
                 key, f"'{value}' is outside the 64-bit integer range", "M026"
             )
+
+
+def _decimal_options(ctx: FieldContext) -> Iterator[Issue]:
+    """``format: decimal`` only on numbers, the only format numbers take;
+    ``precision`` and ``scale`` only with it."""
+    fmt = ctx.option("format")
+    if ctx.type == "number" and isinstance(fmt, str) and fmt != "decimal":
+        message = f"'format: {fmt}' does not apply to number fields"
+        hint = "number fields take only 'format: decimal' (exact decimals)"
+        yield ctx.issue("format", message, "M027", hint)
+    elif ctx.type == "string" and fmt == "decimal":
+        message = "'format: decimal' applies to number fields"
+        yield ctx.issue("format", message, "M027", "use 'type: number'")
+    for key in ("precision", "scale"):
+        if key in ctx.spec and not is_decimal(ctx.spec):
+            message = f"'{key}' applies to decimal fields only"
+            hint = "add 'format: decimal' to a number field"
+            yield ctx.issue(key, message, "M027", hint)
+
+
+def _decimal_digits(ctx: FieldContext) -> Iterator[Issue]:
+    """A scale within the precision; limits a NUMERIC(precision, scale) holds."""
+    if not is_decimal(ctx.spec):
+        return
+    precision, scale = digits(ctx.spec)
+    if scale > precision:
+        message = f"'{scale}' is more than precision {precision}"
+        hint = "the scale counts the digits after the point, among the precision's"
+        yield ctx.issue("scale", message, "M026", hint)
+        return
+    for key in ("minimum", "maximum"):
+        value = exact(ctx.document.node((*ctx.path, key)), ctx.option(key))
+        problem = fit_problem(value, precision, scale) if value is not None else None
+        if problem:
+            yield ctx.issue(key, problem, "M026")
 
 
 def _pattern(ctx: FieldContext) -> Iterator[Issue]:
@@ -178,7 +214,9 @@ def _default_sql(ctx: FieldContext) -> Iterator[Issue]:
 
 _RULES = (
     _applicability,
+    _decimal_options,
     _limits,
+    _decimal_digits,
     _pattern,
     _enum,
     _default,

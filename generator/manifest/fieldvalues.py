@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import Issue
 from ..model.patterns import engine_search
+from .decimals import digits, exact, fit_problem, is_decimal
 from .hints import did_you_mean, quoted_list, shown
 from .schema import INVALID, expected_types, found
 from .yamlnodes import Document, Path, quote_hint, yaml_trap
@@ -167,6 +168,11 @@ def value_problem(
     problem = type_problem(ctx, key, value, code)
     if problem:
         return problem
+    if is_decimal(ctx.spec):
+        number = exact(ctx.document.node((*ctx.path, *key)), value)
+        message = number is not None and fit_problem(number, *digits(ctx.spec))
+        if message:
+            return message, code, None
     for check in _VALUE_CHECKS:
         message, hint = check(ctx, value) or (None, None)
         if message:

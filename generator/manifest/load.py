@@ -24,6 +24,7 @@ from ..model import ir
 from .build import build_project
 from .checks import semantic_issues
 from .composer import compose
+from .decimals import exact_values
 from .schema import CleanResources, schema_issues
 from .yamlnodes import line_column
 
@@ -82,7 +83,7 @@ def parse_manifest(
     issues += semantic_issues(document)
     if issues:
         raise ManifestInvalidError(file_name, _distinct(issues))
-    return build_project(document.value, re.split(r"[\\/]", file_name)[-1])
+    return build_project(exact_values(document), re.split(r"[\\/]", file_name)[-1])
 
 
 class NotAFileError(OSError):

@@ -8,6 +8,7 @@ in :mod:`generator.model.naming`, when the model is built.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 FieldType = Literal["string", "integer", "number", "boolean"]
@@ -64,8 +65,10 @@ class Field:
     enum: tuple[Any, ...] | None = None
     min_length: int | None = None
     max_length: int | None = None
-    minimum: int | float | None = None
-    maximum: int | float | None = None
+    minimum: int | float | Decimal | None = None
+    maximum: int | float | Decimal | None = None
+    precision: int | None = None  # a decimal's digits in all (format: decimal)
+    scale: int | None = None  # of them after the point
     pattern: str | None = None
     default: Any = MISSING
     nullable: bool = False
@@ -82,6 +85,11 @@ class Field:
     # what the database fills in on create when no value is given: "now()" (a
     # date-time), "current_date" (a date), or None
     default_sql: str | None = None
+
+    @property
+    def is_decimal(self) -> bool:
+        """Whether values are exact decimals (``format: decimal``), not doubles."""
+        return self.type == "number" and self.format == "decimal"
 
     @property
     def has_default(self) -> bool:

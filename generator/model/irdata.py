@@ -7,6 +7,7 @@ legitimate default); tuples become lists. The round trip is the identity.
 from __future__ import annotations
 
 from dataclasses import asdict, fields
+from decimal import Decimal
 from typing import Any
 
 from . import ir
@@ -92,6 +93,10 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
     }
     if field.has_default:
         data["default"] = field.default
+    if field.is_decimal:  # exact values are recorded as their text
+        for name in _DECIMAL_VALUES:
+            if isinstance(data.get(name), Decimal):
+                data[name] = str(data[name])
     return data
 
 
@@ -100,7 +105,14 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    if values.get("format") == "decimal":
+        for name in _DECIMAL_VALUES:
+            if isinstance(values.get(name), str):
+                values[name] = Decimal(values[name])
     return ir.Field(**values)
+
+
+_DECIMAL_VALUES = ("default", "minimum", "maximum")
 
 
 def _plain(value: Any) -> Any:

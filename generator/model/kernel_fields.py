@@ -52,6 +52,8 @@ def class_name(field: ir.Field) -> str:
         return "Select"
     if field.type == "string":
         return _STRING_CLASSES[field.format]
+    if field.is_decimal:
+        return "Decimal"
     return {"integer": "Integer", "number": "Number", "boolean": "Boolean"}[field.type]
 
 
@@ -71,20 +73,7 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
     candidates: list[tuple[str, Any]] = []
     if field.label != naming.humanize(field.name):
         candidates.append(("label", field.label))
-    if cls == "Select":
-        candidates.append(("options", tuple(field.enum or ())))
-    if cls == "BelongsTo" and field.relation:
-        target = project.resource(field.relation)
-        candidates.append(("resource", target.uri))
-        candidates.append(("key_type", _key_type(target.key_field)))
-    if cls in _LENGTH_CLASSES:
-        candidates += [
-            ("min_length", field.min_length),
-            ("max_length", field.max_length),
-            ("pattern", field.pattern),
-        ]
-    if cls in {"Integer", "Number", "BelongsTo"}:
-        candidates += [("minimum", field.minimum), ("maximum", field.maximum)]
+    candidates += _class_options(cls, field, project)
     candidates += [
         ("required", field.required or None),
         ("nullable", field.nullable or None),
@@ -95,7 +84,8 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
         ("db_default", field.default_sql),
     ]
     if field.has_default:
-        candidates.append(("default", field.default))
+        default = _text(field.default) if cls == "Decimal" else field.default
+        candidates.append(("default", default))
     defaults = {"sortable": True, "filterable": True, **_CLASS_DEFAULTS.get(cls, {})}
     if field.sortable != defaults["sortable"]:
         candidates.append(("sortable", field.sortable))
@@ -107,6 +97,40 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
         if v is not None or (k == "default" and field.has_default)
     )
     return KernelField(cls, field.name, kwargs)
+
+
+def _class_options(
+    cls: str, field: ir.Field, project: ir.Project
+) -> list[tuple[str, Any]]:
+    """The options only some kernel classes take."""
+    options: list[tuple[str, Any]] = []
+    if cls == "Select":
+        options.append(("options", tuple(field.enum or ())))
+    if cls == "BelongsTo" and field.relation:
+        target = project.resource(field.relation)
+        options.append(("resource", target.uri))
+        options.append(("key_type", _key_type(target.key_field)))
+    if cls in _LENGTH_CLASSES:
+        options += [
+            ("min_length", field.min_length),
+            ("max_length", field.max_length),
+            ("pattern", field.pattern),
+        ]
+    if cls in {"Integer", "Number", "BelongsTo"}:
+        options += [("minimum", field.minimum), ("maximum", field.maximum)]
+    if cls == "Decimal":  # values as their text: Decimal("price", minimum="0.50")
+        options += [
+            ("precision", field.precision),
+            ("scale", field.scale),
+            ("minimum", _text(field.minimum)),
+            ("maximum", _text(field.maximum)),
+        ]
+    return options
+
+
+def _text(value: Any) -> Any:
+    """A decimal's value as its text; None stays None."""
+    return None if value is None else str(value)
 
 
 def kernel_fields(

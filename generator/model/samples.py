@@ -7,6 +7,7 @@ resource differ (unique searches, sorts and filters have something to find).
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
@@ -24,7 +25,7 @@ _FORMAT_SAMPLES = {
 }
 
 
-def _clamp(value: float, field: ir.Field) -> float:
+def _clamp(value: Any, field: ir.Field) -> Any:
     if field.minimum is not None:
         value = max(value, field.minimum)
     if field.maximum is not None:
@@ -65,9 +66,19 @@ def sample_value(field: ir.Field, n: int = 1) -> Any:
         return n % 2 == 0
     if field.type == "integer":
         return int(_clamp(n, field))
+    if field.is_decimal:
+        return _decimal_sample(field, n)
     if field.type == "number":
         return float(_clamp(n + 0.5, field))
     return _string_sample(field, n)
+
+
+def _decimal_sample(field: ir.Field, n: int) -> str:
+    """A decimal as JSON gives it: text with the field's decimals (``"1.50"``)."""
+    precision, scale = field.precision or 15, field.scale or 0
+    largest = Decimal(10) ** (precision - scale) - Decimal(1).scaleb(-scale)
+    value = min(_clamp(Decimal(n) + Decimal("0.5"), field), largest)
+    return format(value.quantize(Decimal(1).scaleb(-scale)), "f")
 
 
 # Keys the emitted tests hand out per resource and test (more than any test makes).

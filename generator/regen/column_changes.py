@@ -20,6 +20,7 @@ _CASTS = {
 }
 _WIDENING = {("integer", "number"), ("integer", "string"), ("number", "string")}
 _INT64_DIGITS = 20  # len("-9223372036854775808"): any integer fits
+_DOUBLE_DIGITS = 15  # significant digits a double holds exactly
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,9 @@ def _type_change(
     change: TableChange, old: ir.Field, new: ir.Field, column: str, where: str
 ) -> Iterator[Change]:
     types = (old.type, new.type)
+    if new.is_decimal or old.is_decimal and new.type == "number":
+        yield from _decimal_change(change, old, new, column, where)
+        return
     if old.type != new.type or old.format != new.format:
         text = f"change {column} from {_type_name(old)} to {_type_name(new)}"
         if types in _WIDENING and new.format is None:
@@ -128,7 +132,7 @@ def _type_change(
             check = _check(change, old, "longer_than", new.max_length, hint)
             yield Change(DATA, text, where + ".type", (check,))
             return
-        kind = _CASTS.get(types) if old.format is None else None
+        kind = _CASTS.get(types) if old.format in (None, "decimal") else None
         if old.type == new.type == "string" and old.format is None:
             kind = new.format if new.format in ("date", "date-time", "uuid") else None
             if new.format in ("email", "uri", "text", "password"):
@@ -158,7 +162,52 @@ def _type_change(
 
 
 def _type_name(field: ir.Field) -> str:
+    if field.is_decimal:
+        return f"decimal({field.precision}, {field.scale})"
     return f"{field.type} ({field.format})" if field.format else field.type
+
+
+def _decimal_change(
+    change: TableChange, old: ir.Field, new: ir.Field, column: str, where: str
+) -> Iterator[Change]:
+    """To an exact decimal, or between decimals, or from one to a double: safe
+    when every value the column can hold fits, else decided by the rows."""
+    held = _decimal_digits(old)
+    if new.is_decimal:
+        target = (new.precision or 0, new.scale or 0)
+        fits = held is not None and _within(held, target)
+    else:  # a double holds 15 significant digits exactly
+        target = (_DOUBLE_DIGITS, min(old.scale or 0, _DOUBLE_DIGITS))
+        fits = held is not None and held[0] <= _DOUBLE_DIGITS
+    if old.is_decimal and new.is_decimal and held == target:
+        return
+    text = f"change {column} from {_type_name(old)} to {_type_name(new)}"
+    if fits:
+        yield Change(SAFE, text, where)
+        return
+    hint = (
+        f"correct those values first, or keep {where} as it is"
+        if old.type in ("number", "string")
+        else f"this change keeps no value: add a new field instead of changing {where}"
+    )
+    kind = "decimal" if old.type in ("number", "string", "integer") else "rows"
+    check = _check(change, old, kind, target if kind == "decimal" else None, hint)
+    yield Change(DATA, text, where, (check,))
+
+
+def _within(held: tuple[int, int], target: tuple[int, int]) -> bool:
+    """Whether NUMERIC(target) holds every value of NUMERIC(held)."""
+    return held[0] - held[1] <= target[0] - target[1] and held[1] <= target[1]
+
+
+def _decimal_digits(field: ir.Field) -> tuple[int, int] | None:
+    """``(precision, scale)`` of every value a column holds, when bounded: a
+    decimal's own; a 64-bit integer's 19 digits; unbounded for the rest."""
+    if field.is_decimal:
+        return field.precision or 0, field.scale or 0
+    if field.type == "integer" and not field.enum:
+        return _INT64_DIGITS - 1, 0
+    return None
 
 
 def _enum_change(

@@ -40,6 +40,8 @@ def _value_code(field: ir.Field, value: Any) -> str:
         return f"datetime.datetime.fromisoformat({literal(value)})"
     if isinstance(value, str) and field.format == "uuid":
         return f"uuid.UUID({literal(value)})"
+    if field.is_decimal and value is not None:
+        return f"decimal.Decimal({literal(str(value))})"
     return literal(value)
 
 

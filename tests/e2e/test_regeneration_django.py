@@ -129,7 +129,11 @@ def test_field_changes_migrate_with_the_rows_kept(
             "      isbn13: {type: string, renamed_from: isbn,",
         ),
         ("search: [title, isbn]", "search: [title, isbn13]"),
-        ("      price: {type: number, minimum: 0}\n", ""),
+        (
+            "      price: {type: number, format: decimal, precision: 10, scale: 2,"
+            " minimum: 0}\n",
+            "",
+        ),
     )
     regenerate(project, tmp_path, text, "--allow-drop", "Book.price")
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")

@@ -88,3 +88,45 @@ def test_the_default_database_is_counted_and_an_unreachable_one_is_a_note(
         noted.stdout
     )
     assert "secret" not in noted.stdout + noted.stderr
+
+
+def test_a_number_becomes_a_decimal_only_when_every_row_fits(tmp_path: Path) -> None:
+    with_price = MANIFEST.replace(
+        "    required:", "      price: {type: number, nullable: true}\n    required:"
+    )
+    exact = with_price.replace(
+        "{type: number,", "{type: number, format: decimal, precision: 6, scale: 2,"
+    )
+    assert _generate(tmp_path, with_price).returncode == 0
+    project = tmp_path / "desk"
+    env = _env(PYTHONPATH=str(project), SECRET_KEY="x" * 48)
+    migrate = [sys.executable, "-m", "app", "migrate"]
+    run = {"cwd": project, "env": env, "capture_output": True, "text": True}
+    assert subprocess.run(migrate, timeout=120, **run).returncode == 0
+    database = project / "desk_admin.db"
+    with sqlite3.connect(database) as db:
+        db.executemany(
+            "INSERT INTO tickets (title, price) VALUES (?, ?)",
+            [("fits", 12.5), ("too precise", 12.345), ("empty", None)],
+        )
+
+    refused = _generate(tmp_path, exact, DATABASE_URL="")
+    assert refused.returncode == 1
+    assert (
+        "tickets.price: 1 row has a value that does not fit NUMERIC(6, 2), and would "
+        "be rounded (keys 2)"
+    ) in refused.stderr
+
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE tickets SET price = 12.34 WHERE id = 2")
+    planned = _generate(tmp_path, exact, DATABASE_URL="")
+    assert planned.returncode == 0, planned.stderr
+    assert (
+        "[decided by data] change tickets.price from number to decimal(6, 2)"
+        in planned.stdout
+    )
+    migrated = subprocess.run(migrate, timeout=120, **run)
+    assert migrated.returncode == 0, migrated.stderr
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT price FROM tickets ORDER BY id").fetchall()
+    assert rows == [(12.5,), (12.34,), (None,)]

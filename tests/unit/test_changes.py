@@ -174,3 +174,79 @@ def test_a_new_required_field_needs_an_empty_table_or_a_default() -> None:
         "format: date}", "format: date, default: '2024-01-01'}"
     )
     assert kinds(plan(defaulted)) == [(SAFE, "add column tickets.due")]
+
+
+DECIMALS = BASE.replace(
+    "      estimate: {type: number}\n",
+    "      estimate: {type: number}\n"
+    "      cost: {type: number, format: decimal, precision: 10, scale: 2}\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "estimate: {type: number}",
+            "estimate: {type: number, format: decimal, scale: 3}",
+            (DATA, "change tickets.estimate from number to decimal(15, 3)", (15, 3)),
+        ),
+        (
+            "priority: {type: integer}",
+            "priority: {type: number, format: decimal, precision: 21, scale: 2}",
+            (SAFE, "change tickets.priority from integer to decimal(21, 2)", None),
+        ),
+        (
+            "priority: {type: integer}",
+            "priority: {type: number, format: decimal, precision: 12, scale: 2}",
+            (DATA, "change tickets.priority from integer to decimal(12, 2)", (12, 2)),
+        ),
+        (
+            "precision: 10, scale: 2}",
+            "precision: 12, scale: 3}",  # wider on both sides of the point
+            (SAFE, "change tickets.cost from decimal(10, 2) to decimal(12, 3)", None),
+        ),
+        (
+            "precision: 10, scale: 2}",
+            "precision: 10, scale: 1}",
+            (
+                DATA,
+                "change tickets.cost from decimal(10, 2) to decimal(10, 1)",
+                (10, 1),
+            ),
+        ),
+        (
+            "precision: 10, scale: 2}",
+            "precision: 8, scale: 2}",
+            (DATA, "change tickets.cost from decimal(10, 2) to decimal(8, 2)", (8, 2)),
+        ),
+        (
+            "precision: 10, scale: 2}",
+            "precision: 10, scale: 3}",  # one whole digit fewer
+            (
+                DATA,
+                "change tickets.cost from decimal(10, 2) to decimal(10, 3)",
+                (10, 3),
+            ),
+        ),
+        (
+            "cost: {type: number, format: decimal, precision: 10, scale: 2}",
+            "cost: {type: number}",  # 10 digits: a double holds them exactly
+            (SAFE, "change tickets.cost from decimal(10, 2) to number", None),
+        ),
+    ],
+)
+def test_decimal_changes_are_decided_by_the_digits(
+    old: str, new: str, expected: tuple[str, str, object]
+) -> None:
+    assert old in DECIMALS, old
+    after = project(DECIMALS.replace(old, new))
+    result = plan_changes(diff_schema(project(DECIMALS), after), ())
+    [change] = result.changes
+    kind, text, argument = expected
+    assert (change.kind, change.text) == (kind, text)
+    if argument is None:
+        assert change.checks == ()
+    else:
+        [check] = change.checks
+        assert (check.kind, check.argument) == ("decimal", argument)

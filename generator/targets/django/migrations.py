@@ -237,6 +237,7 @@ def migration_plan(
         "changes": changes,
         "deleted": deleted,
         "uses_datetime": "datetime." in code,
+        "uses_decimal": "decimal." in code,
         "uses_uuid": "uuid." in code,
         "uses_models": "models." in code,
         "django_imports": db_default_imports(code)[0],

@@ -39,6 +39,9 @@ def _string_class(field: ir.Field) -> tuple[str, list[str]]:
 def _field_class(field: ir.Field) -> tuple[str, list[str]]:
     if field.type == "integer":
         return _integer_class(field), []
+    if field.is_decimal:
+        digits = [f"max_digits={field.precision}", f"decimal_places={field.scale}"]
+        return "DecimalField", digits
     if field.type == "number":
         return "FloatField", []
     if field.type == "boolean":
@@ -146,4 +149,5 @@ def unique_constraints(resource: ir.Resource) -> str:
 def model_imports(resource: ir.Resource) -> list[str]:
     """Standard-library modules the model's defaults need."""
     codes = [default_code(f) or "" for f in resource.stored_fields]
-    return [m for m in ("datetime", "uuid") if any(c.startswith(m) for c in codes)]
+    modules = ("datetime", "decimal", "uuid")
+    return [m for m in modules if any(c.startswith(m) for c in codes)]

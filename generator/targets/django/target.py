@@ -153,6 +153,7 @@ def migration_context(project: ir.Project) -> dict[str, Any]:
         "panel_imports": panel_imports,
         "project_name": project.name,
         "uses_datetime": any("datetime." in c for c in codes),
+        "uses_decimal": any("decimal." in c for c in codes),
         "uses_uuid": any("uuid." in c for c in codes),
         "models": models,
         "later_fields": added,

@@ -22,6 +22,7 @@ _PG_TYPES = (
     (r"sa\.Integer\(\)", "integer"),
     (r"sa\.BigInteger\(\)", "bigint"),
     (r"sa\.Double\(\)", "double precision"),
+    (r"sa\.Numeric\((\d+), (\d+)\)", r"numeric(\1, \2)"),
     (r"sa\.Boolean\(\)", "boolean"),
     (r"sa\.Date\(\)", "date"),
     (r"sa\.DateTime\(timezone=True\)", "timestamptz"),

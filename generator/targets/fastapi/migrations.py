@@ -87,6 +87,7 @@ def _imports(lines: list[str]) -> dict[str, bool]:
     text = "\n".join(lines)
     return {
         "uses_datetime": "datetime." in text,
+        "uses_decimal": "decimal." in text,
         "uses_uuid": "uuid." in text,
         "uses_sa": "sa." in text,
     }

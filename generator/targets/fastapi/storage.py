@@ -61,11 +61,20 @@ def sa_type(field: ir.Field) -> str:
     """The SQLAlchemy column type of a field (relations and keys excepted)."""
     if field.type == "integer":
         return _integer_type(field)
+    if field.is_decimal:
+        return f"sa.Numeric({field.precision}, {field.scale})"
     if field.type == "number":
         return "sa.Double"
     if field.type == "boolean":
         return "sa.Boolean"
     return _string_type(field)
+
+
+def _model_type(field: ir.Field) -> str:
+    """The model's column type: a decimal is read as a Decimal on every database."""
+    if field.is_decimal:
+        return f"ExactDecimal({field.precision}, {field.scale})"
+    return sa_type(field)
 
 
 def _relation_type(field: ir.Field, project: ir.Project) -> str:
@@ -91,6 +100,8 @@ def python_type(field: ir.Field, project: ir.Project) -> str:
             "date-time": "datetime.datetime",
             "uuid": "uuid.UUID",
         }.get(field.format or "", "str")
+    elif field.is_decimal:
+        base = "decimal.Decimal"
     else:
         base = {"integer": "int", "number": "float", "boolean": "bool"}[field.type]
     return f"{base} | None" if field.column_nullable else base
@@ -135,7 +146,7 @@ def column_args(
             _foreign_key(field, project, later=later),
         ]
         if field.relation
-        else [sa_type(field)]
+        else [_model_type(field)]
     )
     if field.is_key:
         args.append("primary_key=True")
@@ -171,6 +182,8 @@ def model_imports(resource: ir.Resource, project: ir.Project) -> list[str]:
     modules = []
     if formats & {"date", "date-time"}:
         modules.append("datetime")
+    if any(f.is_decimal for f in stored):
+        modules.append("decimal")
     if "uuid" in formats:
         modules.append("uuid")
     return modules

@@ -7,9 +7,11 @@ runtime checks: types, formats, limits, nullability and which fields may be writ
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 from typing import Any
 
-from .fields import Field, Select, _StringField, json_type
+from . import decimals
+from .fields import Decimal, Field, Select, _StringField, json_type
 from .query import INT64_MAX, INT64_MIN
 from .resource import Resource
 from .unique import listed_labels, taken_message
@@ -83,12 +85,16 @@ def value_schema(
     if null and "enum" in limits:
         limits["enum"] = [*limits["enum"], None]
     schema.update(limits)
+    if isinstance(field, Decimal):
+        schema["example"] = field.example
     return schema
 
 
 def _json_value(value: Any) -> Any:
     if isinstance(value, dt.date | dt.time):
         return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return decimals.text(value)
     if isinstance(value, tuple | list):
         return [_json_value(v) for v in value]
     return value
@@ -96,6 +102,7 @@ def _json_value(value: Any) -> Any:
 
 def _has_json_default(field: Field) -> bool:
     scalars = (str, int, float, bool, type(None), list, tuple, dt.date, dt.time)
+    scalars = (*scalars, decimal.Decimal)
     return field.has_default and isinstance(field.default, scalars)
 
 

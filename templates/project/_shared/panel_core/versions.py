@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from .decimals import json_default
 from .errors import PreconditionFailed, PreconditionRequired
 
 # The edit form's hidden field holding the version it was loaded with.
@@ -30,7 +31,7 @@ _JSON_OPTIONS = orjson.OPT_NAIVE_UTC
 
 def record_version(record: Mapping[str, Any]) -> str:
     """The version of ``record``: 32 hex digits of the SHA-256 of its JSON."""
-    text = orjson.dumps(record, option=_JSON_OPTIONS)
+    text = orjson.dumps(record, default=json_default, option=_JSON_OPTIONS)
     return hashlib.sha256(text).hexdigest()[:32]
 
 

@@ -1,7 +1,8 @@
 """The panel's JSON answers, serialised with orjson straight into a response.
 
 Records are plain dicts read with ``QuerySet.values()``; orjson writes dates, UUIDs
-and datetimes itself (naive datetimes are UTC, as the database holds them).
+and datetimes itself (naive datetimes are UTC, as the database holds them), and
+decimals as text (``"12.30"``, :mod:`panel_core.decimals`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import orjson
 from django.http import HttpResponse
 
 from panel_core import answers
+from panel_core.decimals import json_default
 from panel_core.versions import etag
 
 _OPTIONS = orjson.OPT_NAIVE_UTC
@@ -22,7 +24,7 @@ def json_response(
     body: Any, *, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> HttpResponse:
     """``body`` as ``application/json``, with its length (no chunked answers)."""
-    content = orjson.dumps(body, option=_OPTIONS)
+    content = orjson.dumps(body, default=json_default, option=_OPTIONS)
     response = HttpResponse(
         content, status=status, headers=headers, content_type="application/json"
     )

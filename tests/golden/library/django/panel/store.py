@@ -36,8 +36,9 @@ from django.db.models.functions import Cast
 from django.db.models.lookups import IContains
 
 from panel_core.abilities import DELETE, UPDATE
+from panel_core.decimals import refuse_inexact
 from panel_core.errors import Conflict, InvalidInput, NotFound
-from panel_core.fields import json_type
+from panel_core.fields import Decimal, json_type
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
 from panel_core.mysql import values_that_fit
@@ -94,6 +95,9 @@ class Store(BulkMethods):
         self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
         self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
+        self._decimals = {
+            f.name: f.label for f in resource.fields if isinstance(f, Decimal)
+        }
         self._key_name = resource.key_name()
         self._key = columns[self._key_name]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -204,6 +208,7 @@ class Store(BulkMethods):
         try:
             with values_that_fit(self._labels, DataError), transaction.atomic():
                 values = self._prepare(actor.before_creating(dict(values)))
+                refuse_inexact(self._vendor, values, self._decimals)
                 self._check_relations(values, actor)
                 self._check_unique(values, None)
                 created = self._manager.create(**self._by_column(values))
@@ -233,6 +238,7 @@ class Store(BulkMethods):
                 values = self._prepare(values)
                 if not values:
                     return self.fetch(key, actor)
+                refuse_inexact(self._vendor, values, self._decimals)
                 self._check_relations(values, actor)
                 self._check_unique(values, key)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
@@ -378,6 +384,11 @@ class Store(BulkMethods):
             if prepared.get(name) is not None:
                 prepared[name] = convert(prepared[name])
         return prepared
+
+    @property
+    def _vendor(self) -> str:
+        """The database's vendor: ``sqlite``, ``postgresql``, ``mysql``."""
+        return str(connections[self._manager.db].vendor)
 
     def _by_column(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Field names to model attributes (``author`` → ``author_id``)."""

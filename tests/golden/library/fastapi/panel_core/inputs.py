@@ -19,10 +19,13 @@ so their 422 answers carry the same ``errors`` messages by construction.
 
 from __future__ import annotations
 
+import decimal
+import json
 import re
 import uuid
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -37,6 +40,7 @@ from pydantic import (
 from pydantic import Field as Constraint
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from . import decimals
 from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
@@ -110,6 +114,26 @@ def _in_utc(value: datetime) -> datetime:
     return value
 
 
+def _digits(field: kernel.Decimal) -> AfterValidator:
+    """Refuse more decimals than the scale, then more whole digits than fit: a
+    value is never rounded."""
+    whole = field.precision - field.scale
+
+    def check(value: decimal.Decimal) -> decimal.Decimal:
+        places, digits = decimals.digits(value)
+        if places > field.scale:
+            context = {"decimal_places": field.scale}
+            raise PydanticCustomError(
+                "decimal_max_places", "too many decimals", context
+            )
+        if digits > whole:
+            context = {"whole_digits": whole}
+            raise PydanticCustomError("decimal_whole_digits", "too large", context)
+        return value
+
+    return AfterValidator(check)
+
+
 def _one_of(options: tuple[Any, ...]) -> AfterValidator:
     allowed = frozenset(options)
 
@@ -148,13 +172,8 @@ def value_type(field: kernel.Field) -> Any:
         return Annotated[str, AfterValidator(_no_nul)]
     if isinstance(field, _TEXT_FIELDS):
         return _string_type(field)
-    if isinstance(field, kernel.Integer):
-        low = INT64_MIN if field.minimum is None else max(field.minimum, INT64_MIN)
-        high = INT64_MAX if field.maximum is None else min(field.maximum, INT64_MAX)
-        return Annotated[int, Constraint(ge=low, le=high)]
-    if isinstance(field, kernel.Number):
-        limits = Constraint(ge=field.minimum, le=field.maximum, allow_inf_nan=False)
-        return Annotated[float, limits]
+    if isinstance(field, kernel.Integer | kernel.Number | kernel.Decimal):
+        return _number_type(field)
     if isinstance(field, kernel.Boolean):
         return bool
     if isinstance(field, kernel.Date):
@@ -162,6 +181,18 @@ def value_type(field: kernel.Field) -> Any:
     if isinstance(field, kernel.DateTime):
         return Annotated[datetime, AfterValidator(_in_utc)]
     return Annotated[str, AfterValidator(_no_nul)]
+
+
+def _number_type(field: kernel.Integer | kernel.Number | kernel.Decimal) -> Any:
+    """A 64-bit integer, a finite double or an exact decimal, within the limits."""
+    if isinstance(field, kernel.Integer):
+        low = INT64_MIN if field.minimum is None else max(field.minimum, INT64_MIN)
+        high = INT64_MAX if field.maximum is None else min(field.maximum, INT64_MAX)
+        return Annotated[int, Constraint(ge=low, le=high)]
+    limits = Constraint(ge=field.minimum, le=field.maximum, allow_inf_nan=False)
+    if isinstance(field, kernel.Number):
+        return Annotated[float, limits]
+    return Annotated[decimal.Decimal, limits, _digits(field)]
 
 
 class Blank(Exception):
@@ -281,6 +312,9 @@ def stored_forms(
             converters.append((field.name, hash_password))
         elif isinstance(field, kernel.DateTime):
             converters.append((field.name, to_utc))
+        elif isinstance(field, kernel.Decimal):
+            exact = partial(decimals.exact, scale=field.scale)
+            converters.append((field.name, exact))
     return tuple(converters)
 
 
@@ -316,6 +350,9 @@ class Inputs:
         self._labels = {f.name: f.label for f in resource.fields}
         self._date_times = tuple(
             f.name for f in writable if isinstance(f, kernel.DateTime)
+        )
+        self._decimals = frozenset(
+            f.name for f in writable if isinstance(f, kernel.Decimal)
         )
         self._read_only = frozenset(f.name for f in resource.fields if not f.writable)
         self._filled_by_database = frozenset(
@@ -388,6 +425,8 @@ class Inputs:
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
         if isinstance(body, bytes):
+            if self._decimals:
+                body = decimals.exact_numbers(body, self._decimals)
             body, errors = self._json_not_blank(body)
             values = None
         else:
@@ -437,7 +476,10 @@ class Inputs:
         )
         if same and not errors:
             return body, {}
-        return orjson.dumps(kept), errors
+        try:
+            return orjson.dumps(kept), errors
+        except TypeError:  # an integer beyond 64 bits: Pydantic refuses it
+            return json.dumps(kept).encode(), errors
 
     def _unix_times(self, body: bytes | Mapping[str, Any]) -> dict[str, list[str]]:
         """Date-times written as Unix times ("1704103200"), which Pydantic accepts
@@ -512,6 +554,14 @@ _MESSAGES = {
     "int": "The {label} field must be an integer.",
     "float": "The {label} field must be a number.",
     "finite_number": "The {label} field must be a finite number.",
+    "decimal": "The {label} field must be a decimal number.",
+    "decimal_max_places": (
+        "The {label} field must have at most {decimal_places} decimal places."
+    ),
+    "decimal_whole_digits": (
+        "The {label} field must have at most {whole_digits} digits before the "
+        "decimal point."
+    ),
     "greater_than_equal": "The {label} field must be at least {ge}.",
     "less_than_equal": "The {label} field must not be greater than {le}.",
     "bool": "The {label} field must be true or false.",

@@ -10,6 +10,7 @@ blank name falls back to ``#<key>``.
 from __future__ import annotations
 
 import datetime
+import decimal
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -81,6 +82,8 @@ def value_text(value: Any) -> str:
         return "Yes" if value else "No"
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")  # 0.00000000, never 0E-8
     return str(value)
 
 

@@ -18,6 +18,7 @@ all the same.
 from __future__ import annotations
 
 import datetime
+import decimal
 import re
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -67,8 +68,10 @@ class Check:
     ``group_duplicates`` (a new unique group; ``argument``: its columns, as a tuple),
     ``rows`` (any row with a value: a change no value survives), ``trashed`` (a
     record in the trash of a resource that stops keeping one), ``missing`` (any
-    row at all: a new required column without a default), or a cast target:
-    ``integer``, ``number``, ``date``, ``date-time``, ``uuid``.
+    row at all: a new required column without a default), ``decimal``
+    (``argument``: the new ``(precision, scale)``; values with more decimals or
+    digits), or a cast target: ``integer``, ``number``, ``date``, ``date-time``,
+    ``uuid``.
     """
 
     table: str
@@ -123,6 +126,7 @@ _PROBLEMS = {
     "rows": "a value the new type cannot hold",
     "trashed": "been deleted into the trash, and would come back",
     "missing": "no value for this new required field",
+    "decimal": "a value that does not fit NUMERIC{}, and would be rounded",
 }
 
 
@@ -163,9 +167,11 @@ def _condition(check: Check, dialect: Dialect) -> str | None:
     return None
 
 
-def _fits(kind: str, value: object) -> bool:
+def _fits(kind: str, value: object, argument: object = None) -> bool:
     """Whether a stored ``value`` becomes a ``kind`` as it is (no zero, no rounding)."""
     text = value.strip() if isinstance(value, str) else value
+    if kind == "decimal":
+        return _fits_decimal(text, argument)  # type: ignore[arg-type]
     try:
         if kind == "integer":
             if isinstance(text, str):
@@ -182,6 +188,29 @@ def _fits(kind: str, value: object) -> bool:
         return True
     except (TypeError, ValueError, OverflowError):
         return False
+
+
+def _fits_decimal(value: object, digits: tuple[int, int]) -> bool:
+    """Whether a number (a double read through its shortest text) or a numeric text
+    fits NUMERIC(precision, scale) as it is."""
+    if isinstance(value, str) and not _NUMBER.fullmatch(value):
+        return False
+    try:
+        number = decimal.Decimal(
+            repr(value) if isinstance(value, float) else str(value)
+        )
+    except decimal.InvalidOperation:
+        return False
+    if not number.is_finite():
+        return False
+    precision, scale = digits
+    if not number:
+        return True
+    _, found, exponent = number.as_tuple()
+    zeros = len(found) - len("".join(map(str, found)).rstrip("0"))
+    places = max(-(int(exponent) + zeros), 0)
+    whole = max(number.adjusted() + 1, 0)
+    return places <= scale and whole <= precision - scale
 
 
 def _select(check: Check, condition: str, dialect: Dialect) -> str:
@@ -219,7 +248,9 @@ def _find(run: RunSql, check: Check, dialect: Dialect) -> Finding | None:
             f"SELECT {key}, {column} "
             f"{_select(check, column + ' IS NOT NULL', dialect)} ORDER BY {key}"
         )
-        found = [row[0] for row in rows if not _fits(check.kind, row[1])]
+        found = [
+            row[0] for row in rows if not _fits(check.kind, row[1], check.argument)
+        ]
     if not found:
         return None
     return Finding(check, len(found), tuple(found[:EXAMPLES]))

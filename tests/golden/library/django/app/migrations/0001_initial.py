@@ -32,7 +32,12 @@ class Migration(migrations.Migration):
                 ("title", models.CharField(max_length=200, db_index=True)),
                 ("isbn", models.CharField(null=True, db_index=True)),
                 ("pages", models.IntegerField(null=True, db_index=True)),
-                ("price", models.FloatField(null=True, db_index=True)),
+                (
+                    "price",
+                    models.DecimalField(
+                        max_digits=10, decimal_places=2, null=True, db_index=True
+                    ),
+                ),
                 ("available", models.BooleanField(default=True, db_index=True)),
                 ("genre", models.CharField(max_length=7, null=True, db_index=True)),
                 ("published_on", models.DateField(null=True, db_index=True)),

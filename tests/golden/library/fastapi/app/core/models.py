@@ -2,15 +2,45 @@
 
 from __future__ import annotations
 
+import decimal
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData
+from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, Numeric
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.types import TypeDecorator, TypeEngine
+
+from panel_core.decimals import to_decimal
 
 # Integer keys are 64-bit; on SQLite only an INTEGER PRIMARY KEY is allocated by the
 # database (ROWID), so there they are declared INTEGER, which SQLite stores in 64 bits.
 BigKey = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class ExactDecimal(TypeDecorator[decimal.Decimal]):
+    """NUMERIC(precision, scale), read as a Decimal with ``scale`` decimals.
+
+    SQLite keeps a NUMERIC value as an integer or a REAL (a double), which holds 15
+    significant digits exactly: it is read through its shortest text, so SQLAlchemy
+    never guesses a Decimal from a float (and need not warn that it would).
+    """
+
+    impl = Numeric
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        """A NUMERIC that SQLite hands over as it stores it."""
+        if dialect.name == "sqlite":
+            numeric = self.impl_instance
+            plain = Numeric(numeric.precision, numeric.scale, asdecimal=False)
+            return dialect.type_descriptor(plain)
+        return dialect.type_descriptor(self.impl_instance)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        """The stored value as a Decimal with the column's decimals."""
+        if value is None:
+            return None
+        return to_decimal(value, self.impl_instance.scale or 0)
 
 
 @compiles(DateTime, "mysql")

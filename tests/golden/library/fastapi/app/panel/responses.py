@@ -1,7 +1,8 @@
 """The panel's JSON answers, serialised with orjson straight into a response.
 
 Records are plain dicts built from database rows; orjson writes dates, UUIDs and
-datetimes itself (naive datetimes, as SQLite returns them, are UTC).
+datetimes itself (naive datetimes, as SQLite returns them, are UTC), and decimals
+as text (``"12.30"``, :mod:`panel_core.decimals`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import orjson
 from fastapi import Response
 
 from panel_core import answers
+from panel_core.decimals import json_default
 from panel_core.versions import etag
 
 _OPTIONS = orjson.OPT_NAIVE_UTC
@@ -23,7 +25,7 @@ def json_response(
 ) -> Response:
     """``body`` as ``application/json``."""
     return Response(
-        orjson.dumps(body, option=_OPTIONS),
+        orjson.dumps(body, default=json_default, option=_OPTIONS),
         status_code=status_code,
         headers=headers,
         media_type="application/json",

@@ -56,7 +56,7 @@ def upgrade() -> None:
             nullable=True,
         ),
         sa.Column("pages", sa.Integer(), nullable=True),
-        sa.Column("price", sa.Double(), nullable=True),
+        sa.Column("price", sa.Numeric(10, 2), nullable=True),
         sa.Column("available", sa.Boolean(), nullable=False),
         sa.Column("genre", sa.String(7), nullable=True),
         sa.Column("published_on", sa.Date(), nullable=True),

@@ -7,10 +7,12 @@ Values travel as the strings an HTML form holds. A checkbox is preceded by a hid
 from __future__ import annotations
 
 import datetime
+import decimal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import decimals
 from . import fields as kernel
 from .resource import Resource
 
@@ -71,6 +73,8 @@ def form_text(value: Any) -> str:
         return value.strftime("%Y-%m-%dT%H:%M:%S")
     if isinstance(value, datetime.date):
         return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return decimals.text(value)
     return str(value)
 
 
@@ -106,6 +110,8 @@ def _attrs(field_: kernel.Field) -> list[tuple[str, str]]:
     ]
     if isinstance(field_, kernel.Number):
         attrs.append(("step", "any"))
+    elif isinstance(field_, kernel.Decimal):
+        attrs.append(("step", decimals.text(decimals.quantum(field_.scale))))
     elif isinstance(field_, kernel.DateTime):
         attrs.append(("step", "1"))
     return attrs
@@ -181,7 +187,9 @@ def _filter_input(field_: kernel.Field) -> str | None:
         return "select"
     if isinstance(field_, kernel.Textarea | kernel.DateTime) or field_.key:
         return None  # equality on long text or instants helps nobody
-    if isinstance(field_, kernel.Integer | kernel.Number | kernel.Date):
+    if isinstance(field_, kernel.Integer | kernel.Number | kernel.Decimal):
+        return field_.input_type
+    if isinstance(field_, kernel.Date):
         return field_.input_type
     return "text"
 

@@ -12,6 +12,7 @@ runs ``-5`` as a formula.
 from __future__ import annotations
 
 import csv
+import decimal
 import io
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ def cell(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")  # exact, and a number to a spreadsheet
     if isinstance(value, datetime):
         return to_utc(value).isoformat()
     if isinstance(value, date):

@@ -41,7 +41,7 @@ def payload(client: TestClient) -> dict[str, Any]:
         "title": "Title 1",
         "isbn": "0000000000001",
         "pages": 1,
-        "price": 1.5,
+        "price": "1.50",
         "available": False,
         "genre": "science",
         "published_on": "2024-01-02",

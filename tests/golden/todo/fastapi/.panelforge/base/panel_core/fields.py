@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from . import decimals
+
 
 class _Missing:
     """Marks a field without a default (``None`` is a legitimate default)."""
@@ -212,6 +214,46 @@ class Number(_NumericField):
 
     json_type: ClassVar[str] = "number"
     input_type: ClassVar[str] = "number"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decimal(Field):
+    """An exact decimal, NUMERIC(precision, scale): never a float; in JSON, text
+    with ``scale`` decimals (``"12.30"``, see :mod:`panel_core.decimals`).
+
+    The default and the limits may be given as text (``default="9.90"``).
+    """
+
+    json_format: ClassVar[str | None] = "decimal"
+    input_type: ClassVar[str] = "number"
+
+    precision: int = 15
+    scale: int = 2
+    minimum: Any = None
+    maximum: Any = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("minimum", "maximum", "default"):
+            value = getattr(self, name)
+            if value is not None and value is not MISSING:
+                object.__setattr__(self, name, decimals.to_decimal(value, self.scale))
+
+    @property
+    def example(self) -> str:
+        """A value to show in the spec (``12.30``), within the limits."""
+        shown = decimals.example(self.precision, self.scale)
+        value = decimals.to_decimal(shown, self.scale)
+        if self.minimum is not None and value < self.minimum:
+            value = self.minimum
+        if self.maximum is not None and value > self.maximum:
+            value = self.maximum
+        return decimals.text(value)
+
+    def constraints(self) -> dict[str, Any]:
+        """The shape of the value's text."""
+        signed = self.minimum is None or self.minimum < 0
+        return {"pattern": decimals.pattern(self.precision, self.scale, signed=signed)}
 
 
 @dataclass(frozen=True, kw_only=True)

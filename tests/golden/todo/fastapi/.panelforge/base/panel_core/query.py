@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import decimal
 import json
 import math
 import re
@@ -33,7 +34,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 _FILTER = re.compile(r"filter\[([^\]]*)\]")
 # String formats not stored as text: searching them compares their text form.
-_NOT_TEXT = frozenset({"date", "date-time", "uuid"})
+_NOT_TEXT = frozenset({"date", "date-time", "uuid", "decimal"})
 # ``total=``: count every matching row, estimate past a cap, or skip the count.
 EXACT = "exact"
 ESTIMATE = "estimate"
@@ -181,9 +182,21 @@ def _parse_string(json_format: str | None, text: str) -> Any:
             return to_utc(datetime.fromisoformat(text))
         if json_format == "uuid":
             return uuid.UUID(text)
+        if json_format == "decimal":
+            return _decimal(text)
     except ValueError:
         raise ValueError(f"must be a valid {json_format}") from None
     return text
+
+
+def _decimal(text: str) -> decimal.Decimal:
+    try:
+        value = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise ValueError("must be a decimal number") from None
+    if not value.is_finite():
+        raise ValueError("must be a decimal number")
+    return value
 
 
 def coerce_value(field: Field, value: Any) -> Any:
@@ -325,6 +338,8 @@ def _json_value(value: Any) -> Any:
         return to_utc(value).isoformat()
     if isinstance(value, date | uuid.UUID):
         return str(value)
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
     return value
 
 

@@ -72,7 +72,7 @@ def display(
         return Cell(label, href=page_url(field.resource, "detail-page", value))
     if isinstance(field, kernel.Url):
         return Cell(str(value), href=http_url(value))
-    if isinstance(field, kernel.Integer | kernel.Number):
+    if isinstance(field, kernel.Integer | kernel.Number | kernel.Decimal):
         return Cell(value_text(value), kind="number")
     return Cell(value_text(value))
 

@@ -52,6 +52,7 @@ from app.core.db import LoopReader, returns_rows, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
+from panel_core.decimals import refuse_inexact
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
@@ -151,6 +152,9 @@ class Store(BulkMethods):
         )
         self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
+        self._decimals = {
+            f.name: f.label for f in resource.fields if isinstance(f, kernel.Decimal)
+        }
         self._converters = stored_forms(resource.writable_fields, hash_password)
         self._numbers = tuple(
             f.name for f in resource.readable_fields if isinstance(f, kernel.Number)
@@ -264,6 +268,7 @@ class Store(BulkMethods):
                 writing(connection),
             ):
                 values = self._prepare(actor.before_creating(dict(values)))
+                refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, None)
                 record = self._returned(self._insert_row(connection, values))
@@ -297,6 +302,7 @@ class Store(BulkMethods):
                 values = self._prepare(values)
                 if not values:
                     return self._fetch_in(connection, key, actor)
+                refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
                 self._check_unique(connection, values, key)
                 row = self._update_row(connection, key, values, actor)

@@ -4,18 +4,19 @@
 from __future__ import annotations
 
 import datetime
+import decimal
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.models import Base, BigKey
+from app.core.models import Base, BigKey, ExactDecimal
 from panel_core.fields import (
     ID,
     BelongsTo,
     Boolean,
     Date,
+    Decimal,
     Integer,
-    Number,
     Select,
     Text,
     Textarea,
@@ -36,7 +37,9 @@ class Book(Base):
         sa.String().with_variant(sa.String(768), "mysql", "mariadb"), index=True
     )
     pages: Mapped[int | None] = mapped_column(sa.Integer, index=True)
-    price: Mapped[float | None] = mapped_column(sa.Double, index=True)
+    price: Mapped[decimal.Decimal | None] = mapped_column(
+        ExactDecimal(10, 2), index=True
+    )
     available: Mapped[bool] = mapped_column(sa.Boolean, default=True, index=True)
     genre: Mapped[str | None] = mapped_column(sa.String(7), index=True)
     published_on: Mapped[datetime.date | None] = mapped_column(sa.Date, index=True)
@@ -60,7 +63,7 @@ class BookResource(Resource):
         Text("title", max_length=200, required=True),
         Text("isbn", pattern="^[0-9]{13}$", description="ISBN-13 without dashes"),
         Integer("pages", minimum=1, maximum=10000),
-        Number("price", minimum=0),
+        Decimal("price", precision=10, scale=2, minimum="0"),
         Boolean("available", default=True),
         Select("genre", options=("fiction", "science", "history")),
         Date("published_on"),
