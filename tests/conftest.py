@@ -26,6 +26,24 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root"}
 
 
+# The conformance suite's served deployments start once per worker (see
+# tests/conformance/conftest.py): with pytest-xdist (``-n auto --dist loadgroup``) its
+# tests go to two groups, the SQLite deployments and those on a database server, so each
+# deployment starts in one worker only; every other module is a unit of its own.
+CONFORMANCE = REPO / "tests" / "conformance"
+SERVER_DATABASES = {"postgres", "mariadb"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if CONFORMANCE in Path(item.fspath).parents:
+            callspec = getattr(item, "callspec", None)
+            words = set(callspec.id.split("-")) if callspec else set()
+            on_server = bool(words & SERVER_DATABASES)
+            group = "conformance-servers" if on_server else "conformance-sqlite"
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

@@ -15,10 +15,14 @@ on SQLite: the spec and the client do not depend on the database.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 import subprocess
 import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +51,16 @@ CACHE = Path(
 )
 
 
+@contextmanager
+def _installing(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock while it is checked and installed: two pytest workers
+    (or two runs) installing into one cache folder at once would break it."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / f"{folder.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def _bin(environment: Path, name: str) -> Path:
     return environment / ("Scripts" if os.name == "nt" else "bin") / name
 
@@ -56,21 +70,22 @@ def python_client_tool() -> Path:
     """The virtual environment holding openapi-python-client, made once."""
     environment = CACHE / f"openapi-python-client-{OPENAPI_PYTHON_CLIENT}"
     done = environment / ".installed"
-    if not done.exists():
-        venv.create(environment, with_pip=True, clear=True)
-        subprocess.run(
-            [
-                str(_bin(environment, "python")),
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                f"openapi-python-client=={OPENAPI_PYTHON_CLIENT}",
-            ],
-            check=True,
-        )
-        done.write_text(OPENAPI_PYTHON_CLIENT)
+    with _installing(environment):
+        if not done.exists():
+            venv.create(environment, with_pip=True, clear=True)
+            subprocess.run(
+                [
+                    str(_bin(environment, "python")),
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    f"openapi-python-client=={OPENAPI_PYTHON_CLIENT}",
+                ],
+                check=True,
+            )
+            done.write_text(OPENAPI_PYTHON_CLIENT)
     return environment
 
 
@@ -218,15 +233,18 @@ def npm_tools() -> Path:
     """A folder whose ``node_modules`` holds the pinned packages, installed once."""
     folder = CACHE / ("npm-" + "-".join(p.replace("/", "_") for p in NPM_PACKAGES))
     done = folder / ".installed"
-    if not done.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "package.json").write_text('{"private": true}\n')
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--silent", *NPM_PACKAGES],
-            cwd=folder,
-            check=True,
-        )
-        done.write_text("\n".join(NPM_PACKAGES))
+    with _installing(folder):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a broken earlier install
+            folder.mkdir(parents=True)
+            (folder / "package.json").write_text('{"private": true}\n')
+            subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--silent"]
+                + list(NPM_PACKAGES),
+                cwd=folder,
+                check=True,
+            )
+            done.write_text("\n".join(NPM_PACKAGES))
     return folder
 
 
