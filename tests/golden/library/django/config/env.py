@@ -10,6 +10,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from panel_core.cors import parse_origins
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -54,6 +56,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    """``$name`` as a comma-separated list of exact origins (CORS)."""
+    try:
+        return list(parse_origins(os.environ.get(name, "")))
+    except ValueError as exc:
+        raise ImproperlyConfigured(str(exc)) from exc
 
 
 def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:

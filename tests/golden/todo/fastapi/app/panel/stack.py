@@ -1,7 +1,8 @@
 """The panel's configured parts, built from settings ``panel`` (import paths).
 
 ``panel.middleware`` lists the session stack (session, then CSRF); the middleware
-every panel has (security headers, form method override) goes around it.
+every panel has (security headers, CORS when ``CORS_ORIGINS`` lists origins, form
+method override) goes around it.
 ``panel.auth.middleware`` is the class ``authenticated`` asks; ``panel.auth.pipelines``
 are the steps of ``POST /admin/authenticate``. Any of these classes may have a static
 ``check_settings(settings)``: when it raises ``ConfigurationError`` (no SECRET_KEY for
@@ -18,6 +19,7 @@ from starlette.middleware import Middleware
 
 from app.core.config import Settings
 
+from .cors import CorsMiddleware
 from .formdata import FormMiddleware
 from .headers import SecurityHeadersMiddleware
 from .jwt_auth import JWTAuthentication
@@ -37,7 +39,8 @@ def import_string(path: str) -> Any:
 def panel_middleware(settings: Settings) -> list[Middleware]:
     """The middleware of the panel, outermost first."""
     configured = [import_string(path) for path in settings.panel.middleware]
-    classes = [SecurityHeadersMiddleware, FormMiddleware, *configured]
+    cors = [CorsMiddleware] if settings.cors_origins.strip() else []
+    classes = [SecurityHeadersMiddleware, *cors, FormMiddleware, *configured]
     return [Middleware(cls, settings=settings) for cls in classes]
 
 

@@ -13,6 +13,7 @@ from config.env import (
     env_choice,
     env_int,
     env_list,
+    env_origins,
     env_str,
     panel_from_env,
 )
@@ -28,7 +29,12 @@ DEBUG = env_bool("DEBUG")
 # DEBUG=1: then each process makes up its own, and logins end when it stops.
 SECRET_KEY = env_str("SECRET_KEY") or (get_random_secret_key() if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# CORS_ORIGINS: the front ends on other origins allowed to call the panel with
+# credentials, comma-separated exact origins (https://app.example.com); none by
+# default. Their requests pass Django's CSRF origin check too (the token is still
+# needed). See the README.
+CORS_ORIGINS = env_origins("CORS_ORIGINS")
+CSRF_TRUSTED_ORIGINS = [*env_list("CSRF_TRUSTED_ORIGINS", []), *CORS_ORIGINS]
 
 # DATABASE_URL: sqlite:///file.db (relative to the project) or
 # postgresql://user:password@host:5432/name
@@ -80,6 +86,8 @@ MIDDLEWARE = [
     "panel.formdata.MethodOverrideMiddleware",
     *PANEL["middleware"],
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Inside the security headers' middleware, so that preflights get them too.
+    "panel.cors.CorsMiddleware",
     "panel.middleware.PanelAuthenticationMiddleware",
     "panel.errors.PanelErrorMiddleware",
 ]

@@ -6,10 +6,11 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.core import oag_config
+from panel_core.cors import parse_origins
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -85,6 +86,10 @@ class Settings(BaseSettings):
     # If-Match header holding its ETag (else 428), so that no client can overwrite a
     # change it has not seen. The edit form always sends the version it loaded.
     require_if_match: bool = False
+    # CORS_ORIGINS: the front ends on other origins allowed to call the panel with
+    # credentials, comma-separated exact origins (https://app.example.com); none by
+    # default. See the README.
+    cors_origins: str = ""
 
     # SECRET_KEY signs the session cookies: at least 32 characters, the same for every
     # worker. Without it the panel refuses to start, unless DEBUG=1 (then each process
@@ -126,6 +131,12 @@ class Settings(BaseSettings):
     oag_openapi_version: Literal["3.1.0", "3.0.3"] = oag_config.OPENAPI_VERSION
     # DOCS_ACCESS: who may read /docs and the spec: public, authenticated or off (404).
     docs_access: Literal["public", "authenticated", "off"] = "public"
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _exact_origins(cls, value: str) -> str:
+        parse_origins(value)  # ValueError: names the origin that is not one
+        return value
 
 
 @cache
