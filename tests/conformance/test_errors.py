@@ -29,6 +29,9 @@ from .support import (
 
 pytestmark = pytest.mark.e2e
 
+# Every path answers HEAD where it answers GET, and OPTIONS.
+ANY_PATH = ("HEAD", "OPTIONS")
+
 
 def _error(message: str, errors: dict[str, list[str]]) -> dict[str, Any]:
     return {"message": message, "errors": errors}
@@ -63,9 +66,13 @@ def test_a_wrong_method_is_405_with_the_allowed_methods(
     with deployment.api() as api:
         for resource in deployment.project.resources:
             for method, url, allowed in (
-                ("PUT", crud(resource), {"DELETE", "GET", "POST"}),
-                ("PATCH", crud(resource), {"DELETE", "GET", "POST"}),
-                ("POST", crud(resource, 1), {"DELETE", "GET", "PATCH", "PUT"}),
+                ("PUT", crud(resource), {"DELETE", "GET", "POST", *ANY_PATH}),
+                ("PATCH", crud(resource), {"DELETE", "GET", "POST", *ANY_PATH}),
+                (
+                    "POST",
+                    crud(resource, 1),
+                    {"DELETE", "GET", "PATCH", "PUT", *ANY_PATH},
+                ),
             ):
                 response = api.request(method, url, json={})
                 assert response.status_code == 405, (method, url, response.text)
@@ -77,6 +84,7 @@ def test_a_wrong_method_is_405_with_the_allowed_methods(
         assert {m.strip() for m in logout.headers["allow"].split(",")} == {
             "DELETE",
             "POST",
+            "OPTIONS",
         }
 
 

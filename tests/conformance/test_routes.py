@@ -182,6 +182,7 @@ def test_handlers_export_and_import(deployment: Deployment) -> None:
             assert {m.strip() for m in wrong.headers["allow"].split(",")} == {
                 "GET",
                 "HEAD",
+                "OPTIONS",
             }
 
 

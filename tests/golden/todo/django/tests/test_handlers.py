@@ -216,7 +216,7 @@ def test_unknown_handlers_and_wrong_methods(client: Client) -> None:
     assert client.get("/admin/resource/no-such/handler/export").status_code == 404
     response = client.post(EXPORT)
     assert response.status_code == 405
-    assert response["Allow"] == "GET, HEAD"
+    assert response["Allow"] == "GET, HEAD, OPTIONS"
     query = client.get("/admin/resource/gadget-resource/handler?handlerUri=export")
     assert query.status_code == 200
     assert _text(query).startswith(HEADER)

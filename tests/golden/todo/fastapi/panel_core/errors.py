@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .http_methods import allow_header
+
 
 class PanelError(Exception):
     """An error answered with ``{"message": ...}`` and its status code."""
@@ -74,13 +76,14 @@ class NotFound(PanelError):
 
 
 class MethodNotAllowed(PanelError):
-    """The path exists, but not for this method; ``Allow`` lists the methods it takes."""
+    """The path exists, but not for this method; ``Allow`` lists the methods it takes
+    (with HEAD and OPTIONS, which every path answers)."""
 
     status_code = 405
 
     def __init__(self, allowed: Sequence[str]) -> None:
         super().__init__("Method Not Allowed")
-        self.headers = {"Allow": ", ".join(allowed)}
+        self.headers = {"Allow": allow_header(allowed)}
 
 
 class Conflict(PanelError):

@@ -31,10 +31,10 @@ def test_browsers_are_sent_to_the_pages(client: TestClient) -> None:
 def test_a_wrong_method_is_405_with_every_allowed_method(client: TestClient) -> None:
     response = client.put(URL, json={})
     assert response.status_code == 405
-    assert response.headers["allow"] == "DELETE, GET, POST"
+    assert response.headers["allow"] == "DELETE, GET, HEAD, OPTIONS, POST"
     assert "message" in response.json()
     item = client.post(f"{URL}/1", json={})
-    assert item.headers["allow"] == "DELETE, GET, PATCH, PUT"
+    assert item.headers["allow"] == "DELETE, GET, HEAD, OPTIONS, PATCH, PUT"
 
 
 def test_unknown_paths_are_json_404(client: TestClient) -> None:

@@ -13,6 +13,7 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_http_methods
 
 from panel_core.errors import NotFound
+from panel_core.http_methods import allow_header
 from panel_core.routes import ANY
 
 from ..handlers import HANDLERS
@@ -32,7 +33,7 @@ def handler(
     if found is None:
         raise NotFound("Handler not found")
     if request.method not in found.methods:
-        allow = {"Allow": ", ".join(found.methods)}
+        allow = {"Allow": allow_header(found.methods)}
         return json_response(
             {"message": "Method Not Allowed"}, status=405, headers=allow
         )

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from panel_core.current import Site
+from panel_core.http_methods import allow_header
 from panel_core.pages import COMPONENT, Page, PageError
 from panel_core.routes import ROUTES
 
@@ -73,7 +74,7 @@ async def handler(request: Request) -> Response:
     if found is None:
         raise NotFound("Handler not found")
     if request.method not in found.methods:
-        allow = {"Allow": ", ".join(found.methods)}
+        allow = {"Allow": allow_header(found.methods)}
         body = {"message": "Method Not Allowed"}
         return json_response(body, status_code=405, headers=allow)
     return await found.run(request, panel)

@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Inside the security headers' middleware, so that preflights get them too.
     "panel.cors.CorsMiddleware",
+    # HEAD as GET without the body; OPTIONS answered with Allow (after CORS preflights).
+    "panel.http_methods.HttpMethodsMiddleware",
     "panel.middleware.PanelAuthenticationMiddleware",
     "panel.errors.PanelErrorMiddleware",
 ]

@@ -172,7 +172,7 @@ def test_unknown_handlers_and_wrong_methods(client: TestClient) -> None:
     assert client.get("/admin/resource/no-such/handler/export").status_code == 404
     response = client.post(EXPORT)
     assert response.status_code == 405
-    assert response.headers["allow"] == "GET, HEAD"
+    assert response.headers["allow"] == "GET, HEAD, OPTIONS"
     query = client.get(
         "/admin/resource/gadget-resource/handler", params={"handlerUri": "export"}
     )

@@ -330,10 +330,13 @@ def test_an_unknown_resource_or_path_is_json_404(api: Client) -> None:
 def test_a_wrong_method_is_405_with_every_allowed_method(api: Client) -> None:
     response = api.put(URL, {}, "application/json")
     assert response.status_code == 405
-    assert response["Allow"] == "DELETE, GET, POST"
+    assert response["Allow"] == "DELETE, GET, HEAD, OPTIONS, POST"
     assert response.json() == {"message": "Method Not Allowed"}
-    assert api.post(f"{URL}/1").headers["Allow"] == "DELETE, GET, PATCH, PUT"
-    assert api.options(URL).status_code == 405
+    item = api.post(f"{URL}/1")
+    assert item.headers["Allow"] == "DELETE, GET, HEAD, OPTIONS, PATCH, PUT"
+    options = api.options(URL)
+    assert options.status_code == 204
+    assert options["Allow"] == "DELETE, GET, HEAD, OPTIONS, POST"
 
 
 def test_bodies_over_the_limit_or_of_another_type_are_refused(api: Client) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
-from starlette.routing import Match
 
 from panel_core.errors import (
     Conflict,
@@ -26,7 +25,9 @@ from panel_core.errors import (
     UnsupportedMediaType,
     summarize,
 )
+from panel_core.http_methods import allow_header
 
+from .http_methods import allowed_methods
 from .responses import json_response
 
 __all__ = [
@@ -46,8 +47,6 @@ __all__ = [
     "summarize",
 ]
 
-_METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
-
 
 async def _panel_error(_request: Request, exc: PanelError) -> Response:
     return json_response(exc.body(), status_code=exc.status_code, headers=exc.headers)
@@ -56,7 +55,7 @@ async def _panel_error(_request: Request, exc: PanelError) -> Response:
 async def _http_error(request: Request, exc: HTTPException) -> Response:
     headers = dict(exc.headers or {})
     if exc.status_code == 405:
-        headers["Allow"] = ", ".join(_allowed_methods(request))
+        headers["Allow"] = allow_header(allowed_methods(request.scope))
     return json_response(
         {"message": exc.detail}, status_code=exc.status_code, headers=headers
     )
@@ -81,17 +80,6 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     if answer is not None:
         return answer
     return json_response({"message": "Server Error"}, status_code=500)
-
-
-def _allowed_methods(request: Request) -> list[str]:
-    # Starlette names the methods of the first route whose path matched, but a path
-    # can have several routes: ask every route about every method instead.
-    allowed = []
-    for method in _METHODS:
-        scope = {**request.scope, "method": method}
-        if any(r.matches(scope)[0] is Match.FULL for r in request.app.router.routes):
-            allowed.append(method)
-    return allowed
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -1,8 +1,8 @@
 """The panel's configured parts, built from settings ``panel`` (import paths).
 
 ``panel.middleware`` lists the session stack (session, then CSRF); the middleware
-every panel has (security headers, CORS when ``CORS_ORIGINS`` lists origins, form
-method override) goes around it.
+every panel has (security headers, CORS when ``CORS_ORIGINS`` lists origins, HEAD and
+OPTIONS, form method override) goes around it.
 ``panel.auth.middleware`` is the class ``authenticated`` asks; ``panel.auth.pipelines``
 are the steps of ``POST /admin/authenticate``. Any of these classes may have a static
 ``check_settings(settings)``: when it raises ``ConfigurationError`` (no SECRET_KEY for
@@ -22,6 +22,7 @@ from app.core.config import Settings
 from .cors import CorsMiddleware
 from .formdata import FormMiddleware
 from .headers import SecurityHeadersMiddleware
+from .http_methods import HttpMethodsMiddleware
 from .jwt_auth import JWTAuthentication
 from .login import login_pipeline
 from .sessions import SessionMiddleware, signing_key
@@ -40,7 +41,13 @@ def panel_middleware(settings: Settings) -> list[Middleware]:
     """The middleware of the panel, outermost first."""
     configured = [import_string(path) for path in settings.panel.middleware]
     cors = [CorsMiddleware] if settings.cors_origins.strip() else []
-    classes = [SecurityHeadersMiddleware, *cors, FormMiddleware, *configured]
+    classes = [
+        SecurityHeadersMiddleware,
+        *cors,
+        HttpMethodsMiddleware,
+        FormMiddleware,
+        *configured,
+    ]
     return [Middleware(cls, settings=settings) for cls in classes]
 
 

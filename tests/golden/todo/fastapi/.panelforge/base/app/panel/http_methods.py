@@ -1,0 +1,62 @@
+"""HEAD and OPTIONS for every route (the rules: ``panel_core.http_methods``).
+
+FastAPI routes take only the methods they declare, so HEAD was a 405: here HEAD runs
+as GET and the body is dropped on the way out (status and headers, ``Content-Length``
+included, stay the GET's). OPTIONS on a path some route has is 204 with ``Allow``;
+on any other path it goes on to the router's 404.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.config import Settings
+from panel_core.http_methods import allow_header
+
+_METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(scope: Scope) -> list[str]:
+    """The methods the app's routes take at the scope's path (none: no such path)."""
+    # Starlette names the methods of the first route whose path matched, but a path
+    # can have several routes: ask every route about every method instead.
+    routes = scope["app"].router.routes
+    allowed = []
+    for method in _METHODS:
+        asked = {**scope, "method": method}
+        if any(route.matches(asked)[0] is Match.FULL for route in routes):
+            allowed.append(method)
+    return allowed
+
+
+class HttpMethodsMiddleware:
+    """Answers OPTIONS with ``Allow``, and HEAD as GET without the body."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        del settings
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        method = scope.get("method")
+        if scope["type"] != "http" or method not in ("HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        if method == "OPTIONS":
+            methods = allowed_methods(scope)
+            if not methods:
+                await self.app(scope, receive, send)
+                return
+            answer = Response(status_code=204, headers={"Allow": allow_header(methods)})
+            await answer(scope, receive, send)
+            return
+
+        async def send_without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_without_body)
