@@ -3,14 +3,16 @@
 HEAD answers as GET does without the body: same status, same headers, the
 ``Content-Length`` of the GET's body; on pages and JSON routes, logged in or not.
 OPTIONS (not a CORS preflight) is 204 with ``Allow`` naming the path's methods; a
-method the path does not take is 405 with the same ``Allow``. No database changes any
-of it: SQLite only.
+method the path does not take is 405 with the same ``Allow``. A GET or HEAD of a URL
+with a trailing slash is redirected (308) to the URL without, when that is a route;
+other methods get 404. No database changes any of it: SQLite only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 from .conftest import sqlite_params
@@ -79,3 +81,22 @@ def test_options_answers_204_with_allow(api: Api) -> None:
     unknown = api.request("OPTIONS", "/admin/nothing-here")
     assert unknown.status_code == 404
     assert unknown.json() == {"message": "Not Found"}
+
+
+def test_a_trailing_slash_redirects_get_and_head_only(api: Api) -> None:
+    resource = api.project.resources[0]
+    url = crud(resource)
+    for method in ("GET", "HEAD"):
+        moved = api.request(method, f"{url}/?page=2&search=a%20b")
+        assert moved.status_code == 308, (method, moved.text)
+        assert moved.headers["location"] == f"{url}?page=2&search=a%20b"
+        assert moved.content == b""
+    assert api.get("/admin/").headers["location"] == "/admin"
+    refused = api.post(f"{url}/", json=api.payload(resource))
+    assert refused.status_code == 404, refused.text
+    assert refused.json() == {"message": "Not Found"}
+    base = httpx.URL(api.deployment.base_url)
+    for nowhere in (b"/admin/nothing-here/", b"//elsewhere.example/"):
+        missing = api.get(base.copy_with(raw_path=nowhere))
+        assert missing.status_code == 404, nowhere
+        assert "location" not in missing.headers

@@ -3,17 +3,24 @@
 FastAPI routes take only the methods they declare, so HEAD was a 405: here HEAD runs
 as GET and the body is dropped on the way out (status and headers, ``Content-Length``
 included, stay the GET's). OPTIONS on a path some route has is 204 with ``Allow``;
-on any other path it goes on to the router's 404.
+on any other path it goes on to the router's 404. A GET or HEAD of a route's URL
+with a trailing slash is redirected (308) to the URL without; other methods get the
+router's 404 (``redirect_slashes=False``).
 """
 
 from __future__ import annotations
 
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from panel_core.http_methods import allow_header
+from panel_core.http_methods import (
+    REDIRECTED,
+    allow_header,
+    location,
+    without_slash,
+)
 
 _METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
 
@@ -31,27 +38,48 @@ def allowed_methods(scope: Scope) -> list[str]:
     return allowed
 
 
+def _redirect_target(scope: Scope) -> str | None:
+    """The route a GET or HEAD with a trailing slash is redirected to, if any."""
+    target = without_slash(scope["path"])
+    if target is None or scope["method"] not in REDIRECTED:
+        return None
+    return target if allowed_methods({**scope, "path": target}) else None
+
+
 class HttpMethodsMiddleware:
-    """Answers OPTIONS with ``Allow``, and HEAD as GET without the body."""
+    """Answers OPTIONS with ``Allow``, HEAD as GET without the body, and redirects
+    trailing slashes."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         del settings
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        method = scope.get("method")
-        if scope["type"] != "http" or method not in ("HEAD", "OPTIONS"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if method == "OPTIONS":
-            methods = allowed_methods(scope)
-            if not methods:
-                await self.app(scope, receive, send)
-                return
-            answer = Response(status_code=204, headers={"Allow": allow_header(methods)})
-            await answer(scope, receive, send)
-            return
+        method = scope["method"]
+        target = _redirect_target(scope)
+        if target is not None:
+            query = scope["query_string"].decode("latin-1")
+            moved = RedirectResponse(location(target, query), status_code=308)
+            await moved(scope, receive, send)
+        elif method == "OPTIONS":
+            await self._options(scope, receive, send)
+        elif method == "HEAD":
+            await self._head(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
+    async def _options(self, scope: Scope, receive: Receive, send: Send) -> None:
+        methods = allowed_methods(scope)
+        if not methods:
+            await self.app(scope, receive, send)
+            return
+        answer = Response(status_code=204, headers={"Allow": allow_header(methods)})
+        await answer(scope, receive, send)
+
+    async def _head(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_without_body(message: Message) -> None:
             if message["type"] == "http.response.body":
                 if message.get("more_body", False):

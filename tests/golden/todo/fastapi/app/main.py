@@ -57,6 +57,8 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
         lifespan=_lifespan,
+        # A trailing slash: 308 for GET and HEAD, else 404 (panel/http_methods.py).
+        redirect_slashes=False,
         middleware=panel_middleware(settings),
     )
     app.state.settings = settings

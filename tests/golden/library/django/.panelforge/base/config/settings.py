@@ -97,7 +97,9 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
-# The panel's URLs have no trailing slash (/admin/resource/<uri>/crud).
+# The panel's URLs have no trailing slash (/admin/resource/<uri>/crud); with one,
+# GET and HEAD are redirected (308) to the URL without, other methods get 404
+# (panel/http_methods.py, as the FastAPI panels do).
 APPEND_SLASH = False
 
 TEMPLATES = [
