@@ -1,7 +1,7 @@
 """The database engine, tuned per backend, and the transactions requests run in.
 
-SQLite gets WAL, enforced foreign keys, a busy timeout and a larger page cache on every
-connection; writes start with ``BEGIN IMMEDIATE`` so two writers queue on the busy
+SQLite gets WAL, enforced foreign keys, a busy timeout, a larger page cache and the
+search's case folding (``folded``) on every connection; writes start with ``BEGIN IMMEDIATE`` so two writers queue on the busy
 timeout instead of failing when a read lock cannot be upgraded. PostgreSQL goes
 through psycopg 3 with a connection pool, in UTC, giving up on a connection after
 ``CONNECT_TIMEOUT`` seconds. MySQL and MariaDB go through PyMySQL (pure Python) with
@@ -27,7 +27,12 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Select, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy.types import String
 
+from panel_core.search import FOLD_FUNCTION, fold
 from panel_core.unavailable import reason
 
 _SQLITE_PRAGMAS = (
@@ -113,6 +118,26 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     for pragma in _SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()
+    dbapi_connection.create_function(FOLD_FUNCTION, 1, fold, deterministic=True)
+
+
+class folded(FunctionElement[str]):  # noqa: N801 (an SQL function, named like func.*)
+    """Text case-folded in every script: ``panel_fold()`` on SQLite, ``LOWER()``
+    elsewhere (SQLite's own ``lower()`` folds ASCII only)."""
+
+    type = String()
+    name = "folded"
+    inherit_cache = True
+
+
+@compiles(folded)
+def _lower(element: folded, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"LOWER({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(folded, "sqlite")
+def _sqlite_fold(element: folded, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"{FOLD_FUNCTION}({compiler.process(element.clauses, **kw)})"
 
 
 def _begin_sqlite(connection: Connection) -> None:

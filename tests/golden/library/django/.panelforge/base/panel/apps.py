@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
+
+from panel_core.search import FOLD_FUNCTION, fold
+
+
+def add_fold(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """Give each SQLite connection the search's case folding (``panel_core.search``)."""
+    del sender, kwargs
+    if connection.vendor == "sqlite":
+        connection.connection.create_function(
+            FOLD_FUNCTION, 1, fold, deterministic=True
+        )
 
 
 class PanelConfig(AppConfig):
@@ -18,4 +32,5 @@ class PanelConfig(AppConfig):
         from .registry import registry
 
         register()
+        connection_created.connect(add_fold)
         registry()  # built at start-up: a bad declaration fails here

@@ -31,9 +31,9 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connections, models, transaction
-from django.db.models import Max, Q, TextField
+from django.db.models import Func, Max, Q, TextField, Value
 from django.db.models.functions import Cast
-from django.db.models.lookups import IContains
+from django.db.models.lookups import Contains, IContains
 
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
@@ -51,6 +51,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.search import FOLD_FUNCTION, needs_folding
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
@@ -352,7 +353,7 @@ class Store(BulkMethods):
         if query.search and self._search:
             matches = Q()
             for column in self._search:
-                matches |= Q(IContains(column, query.search))
+                matches |= Q(_contains(column, query.search))
             conditions.append(matches)
         return conditions
 
@@ -459,6 +460,25 @@ class Store(BulkMethods):
         except InvalidInput as exc:
             return exc
         return Conflict("The record conflicts with existing data.")
+
+
+class Folded(Func):
+    """Text case-folded in every script: ``panel_fold()`` on SQLite (registered by
+    ``panel.apps``), ``LOWER()`` elsewhere (SQLite's own folds ASCII only)."""
+
+    function = "LOWER"
+    output_field = TextField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        """``panel_fold(…)``."""
+        return self.as_sql(compiler, connection, function=FOLD_FUNCTION, **extra)
+
+
+def _contains(column: models.F | Cast, term: str) -> IContains | Contains:
+    """``column`` contains ``term``, case folded in every script."""
+    if needs_folding(term):
+        return Contains(Folded(column), Folded(Value(term)))
+    return IContains(column, term)
 
 
 def _searchable(

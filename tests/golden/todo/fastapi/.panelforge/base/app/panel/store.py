@@ -48,7 +48,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DataError, IntegrityError
 
-from app.core.db import LoopReader, returns_rows, transaction
+from app.core.db import LoopReader, folded, returns_rows, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
@@ -65,6 +65,7 @@ from panel_core.query import (
     searched_as_text,
 )
 from panel_core.resource import Resource
+from panel_core.search import needs_folding
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
@@ -429,9 +430,7 @@ class Store(BulkMethods):
         if query.query_tag is not None:
             conditions += self._tags[query.query_tag]
         if query.search and self._search:
-            pattern = "%" + _escape_like(query.search) + "%"
-            matches = [c.ilike(pattern, escape="\\") for c in self._search]
-            conditions.append(or_(*matches))
+            conditions.append(or_(*_matches(self._search, query.search)))
         return conditions
 
     def _order(self, query: ListQuery) -> list[ColumnElement[Any]]:
@@ -578,6 +577,15 @@ def _searchable(table: Table, resource: type[Resource], name: str) -> Any:
     if searched_as_text(resource.field_map[name]):
         return column
     return cast(column, String)
+
+
+def _matches(columns: Sequence[Any], term: str) -> list[ColumnElement[bool]]:
+    """Each column containing ``term``, case folded in every script."""
+    pattern = "%" + _escape_like(term) + "%"
+    if needs_folding(term):
+        bound = literal(pattern, String())
+        return [folded(c).like(folded(bound), escape="\\") for c in columns]
+    return [c.ilike(pattern, escape="\\") for c in columns]
 
 
 def _escape_like(term: str) -> str:
