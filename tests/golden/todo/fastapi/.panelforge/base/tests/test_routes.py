@@ -69,11 +69,13 @@ def test_every_route_answers_its_methods_and_remembers_itself(
             for method in ANY:
                 seen.clear()
                 client.request(method, url)
-                remembered = (name, method) in seen
+                # HEAD runs as GET (app/panel/http_methods.py).
+                ran_as = "GET" if method == "HEAD" else method
+                remembered = (name, ran_as) in seen
                 if name in PUBLIC:
                     assert not seen, (name, method)
                 else:
-                    assert remembered == (method in route.methods), (url, method)
+                    assert remembered == (ran_as in route.methods), (url, method)
                 if remembered and name == "logout":
                     authorize(client, EMAIL, PASSWORD)  # for the next method
 
