@@ -27,7 +27,8 @@ class PanelConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Register the system checks that keep a misconfigured panel from starting."""
+        """Register the system checks that keep a misconfigured panel from starting,
+        and the search's case folding on SQLite connections."""
         from .checks import register
         from .registry import registry
 
