@@ -35,6 +35,7 @@ from ..model import ir
 from ..model.irdata import project_from_data, project_to_data
 from ..render.output import Owner
 from .install import InstallSource, install_source
+from .jsontext import dumps_sorted
 from .merge import has_conflict_markers, is_mergeable
 
 FORMAT = 1
@@ -147,7 +148,7 @@ class State:
             "migrations": list(self.migrations),
             "project": project_to_data(self.project),
         }
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return dumps_sorted(data) + "\n"
 
 
 def state_from_json(text: str) -> State:
