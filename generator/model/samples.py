@@ -199,14 +199,25 @@ def sample_payload(
     return payload
 
 
+# The last project ordered and its order: every resource's context asks for its
+# project's order, which costs O(resources²) to find.
+_last_order: list[tuple[ir.Project, tuple[ir.Resource, ...]]] = []
+
+
 def creation_order(project: ir.Project) -> list[ir.Resource]:
     """Resources ordered so that relation targets come before their users.
 
     A cycle of relations is broken at an optional link (a column that takes NULL):
     that record is made first, without the link, which is set once its target
     exists. A cycle without one (refused by the manifest checks) stays in declared
-    order.
+    order. (Found once per project object: projects are frozen.)
     """
+    if not (_last_order and _last_order[0][0] is project):
+        _last_order[:] = [(project, tuple(_creation_order(project)))]
+    return list(_last_order[0][1])
+
+
+def _creation_order(project: ir.Project) -> list[ir.Resource]:
     ordered: list[ir.Resource] = []
     pending = list(project.resources)
     while pending:

@@ -21,14 +21,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..model import ir
 from ..render.output import Output
-from .change_plan import ChangePlan
 from .install import install_source
 from .merge import MergeResult, is_mergeable, merge_three_way
 from .state import MERGED_OWNERS, STATE_DIR, State, sha256, state_files
+
+if TYPE_CHECKING:  # the schema diff: not needed by a no-op rerun
+    from .change_plan import ChangePlan
 
 Status = Literal[
     "added", "updated", "merged", "conflict", "removed", "kept", "unchanged"

@@ -19,7 +19,7 @@ writing is never taken for a leftover.
 from __future__ import annotations
 
 import os
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import OutputError
 from ..render import journal, writer
@@ -93,4 +93,4 @@ def _folders(dest: Path) -> set[str]:
         return set()
     paths = [*state.owners, *state.migrations]
     paths += [f"{BASE_DIR}/{path}" for path in state.hashes]
-    return {PurePosixPath(path).parent.as_posix() for path in paths}
+    return {path.rpartition("/")[0] or "." for path in paths}

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from .changes import Update
-from .state import MANIFEST_COPY, STATE_FILE, as_recorded, run_key, state_from_json
+from .state import MANIFEST_COPY, STATE_FILE, as_recorded, parse_state, run_key
 
 
 def run_options(manifest: Path, dest: Path, framework: str | None) -> str:
@@ -50,7 +50,7 @@ def up_to_date(
     if not _stamp(stamps, run_key(recorded, source, options)).is_file():
         return None
     try:
-        state = state_from_json(recorded.decode("utf-8"))
+        state = parse_state(recorded)
     except (ValueError, KeyError, TypeError):
         return None
     if not as_recorded(dest, state, source):

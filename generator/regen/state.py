@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +36,7 @@ from ..model import ir
 from ..model.irdata import project_from_data, project_to_data
 from ..render.output import Owner
 from .install import InstallSource, install_source
+from .jsontext import dumps_sorted
 from .merge import has_conflict_markers, is_mergeable
 
 FORMAT = 1
@@ -99,12 +101,30 @@ def source_fingerprint() -> str:
     package = Path(__file__).resolve().parents[1]  # all of generator/
     roots = (package, templates_root(), specs_dir())
     for root in dict.fromkeys(roots):
-        for path in sorted(root.rglob("*")):
-            if path.suffix == ".pyc" or not path.is_file():
-                continue
-            digest.update(f"\0{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        for name, path in _files_under(os.fspath(root)):
+            digest.update(f"\0{name}\0".encode())
+            digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
     return digest.hexdigest()
+
+
+def _files_under(
+    root: str, *, every: bool = False, prefix: str = ""
+) -> list[tuple[str, str]]:
+    """``(relative posix name, path)`` of the files under ``root``, sorted by name:
+    regular ones but ``.pyc``, or with ``every`` anything that is not a folder.
+
+    Symbolic links to folders are not followed, as ``rglob`` does not; scandir's
+    entries cost far less than ``rglob``'s paths, which cost more than the hashing.
+    """
+    found = []
+    with os.scandir(root) as entries:
+        for entry in entries:
+            name = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                found += _files_under(entry.path, every=every, prefix=name + "/")
+            elif every or (entry.is_file() and not name.endswith(".pyc")):
+                found.append((name, entry.path))
+    return sorted(found)
 
 
 def run_key(state_json: bytes, manifest: bytes, options: str) -> str:
@@ -147,7 +167,7 @@ class State:
             "migrations": list(self.migrations),
             "project": project_to_data(self.project),
         }
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return dumps_sorted(data) + "\n"
 
 
 def state_from_json(text: str) -> State:
@@ -190,7 +210,7 @@ def has_state(dest: Path) -> bool:
 _last_read: list[tuple[bytes, State]] = []  # the last state parsed, by its bytes
 
 
-def _parsed(data: bytes) -> State:
+def parse_state(data: bytes) -> State:
     """``state_from_json`` of ``data``, parsed once however often a run reads it."""
     if _last_read and _last_read[0][0] == data:
         return _last_read[0][1]
@@ -203,7 +223,7 @@ def read_state(dest: Path) -> State:
     """The state recorded in ``dest``; a damaged file is an :class:`OutputError`."""
     path = dest / STATE_FILE
     try:
-        return _parsed(path.read_bytes())
+        return parse_state(path.read_bytes())
     except OSError as exc:
         raise OutputError(f"cannot read '{path}': {exc.strerror}") from exc
     except (ValueError, KeyError, TypeError) as exc:
@@ -285,10 +305,9 @@ def as_recorded(dest: Path, state: State, manifest: bytes) -> bool:
             return False
     except OSError:
         return False
-    internal = dest / STATE_DIR
-    present = {
-        f"{STATE_DIR}/{p.relative_to(internal).as_posix()}"
-        for p in internal.rglob("*")
-        if not p.is_dir()
-    }
+    try:
+        found = _files_under(os.fspath(dest / STATE_DIR), every=True)
+    except OSError:
+        return False
+    present = {f"{STATE_DIR}/{name}" for name, _path in found}
     return present == {STATE_FILE, MANIFEST_COPY, README, *mirrors}

@@ -37,6 +37,10 @@ _STRINGS_AND_COMMENTS = re.compile(
     re.DOTALL,
 )
 _KEPT_PREFIXES = ("", "b", "r", "rb", "br")
+# A keyword argument (or parameter default) that is one plain double-quoted string,
+# alone on its line with its trailing comma: an item of a bracket black already
+# exploded one per line. Wider than the limit, black cannot split it and leaves it.
+_LONE_KEYWORD_STRING = re.compile(r'(?: {4})+[A-Za-z_][A-Za-z0-9_]*="[^"\\\n]*",')
 _NARROW = re.compile("[\x00-\u10ff\u1160-\u2319]")
 
 
@@ -44,7 +48,8 @@ def looks_black_stable(source: str) -> bool:
     """Whether the render of a black-stable template can be kept as it is.
 
     False when a line is wider than black's limit (measured as black measures it, or
-    wider: east-asian wide and unassigned characters count two columns), ends in a
+    wider: east-asian wide and unassigned characters count two columns; a lone
+    ``name="text",`` line excepted, which black leaves as it is), ends in a
     space, or holds a tab, a carriage return, a form feed or a vertical tab, or when a
     string literal is one black would requote or unescape: the ways a manifest value
     could make black change a render that is otherwise black's output.
@@ -52,7 +57,9 @@ def looks_black_stable(source: str) -> bool:
     if any(c in source for c in "\t\r\f\v"):
         return False
     for line in source.split("\n"):
-        if line.endswith(" ") or _width(line) > LINE_LENGTH:
+        if line.endswith(" "):
+            return False
+        if _width(line) > LINE_LENGTH and not _LONE_KEYWORD_STRING.fullmatch(line):
             return False
     if "'" not in source and "\\" not in source:
         return True

@@ -14,6 +14,8 @@ from pathlib import Path
 import black
 import openapi_projects as projects
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_templates_black import PROJECTS
 
 from generator.assemble import render_files
@@ -146,6 +148,18 @@ def test_a_target_without_the_declaration_trusts_nothing() -> None:
         ("x = '''\"a\"'''\n", False),
         ('x = "it\\\'s"\n', False),  # black drops the needless escape
         ('"""It\\\'s a docstring."""\n', True),  # black leaves docstring escapes
+        # A lone keyword string in an exploded call: black cannot split it.
+        ('f(\n    hint="' + "a" * 90 + '",\n)\n', True),
+        (
+            'x = [\n    C(\n        "t",\n        hint="'
+            + "a b" * 40
+            + '",\n    ),\n]\n',
+            True,
+        ),
+        ('f(\n    hint="' + "a" * 90 + '"\n)\n', False),  # no magic trailing comma
+        ('f(\n    hint=x + "' + "a" * 90 + '",\n)\n', False),
+        ('f(\n    hint="' + "a" * 90 + '\\"",\n)\n', False),
+        ('f(\n    hint=f"' + "a" * 90 + '",\n)\n', False),
     ],
 )
 def test_what_looks_black_stable(source: str, stable: bool) -> None:
@@ -170,3 +184,26 @@ def test_the_syntax_gate_holds_for_trusted_files(tmp_path: Path) -> None:
     formatter = Formatter(FormatCache(tmp_path), trusted={"app/x.py"})
     with pytest.raises(fmt.TemplateError, match=r"app/x\.py:1: generated code"):
         formatter.format("app/x.py", "def (:\n")
+
+
+_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0x7E, blacklist_characters='"\\'),
+    min_size=60,
+    max_size=140,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=_TEXT, depth=st.integers(1, 3), first=st.booleans())
+def test_a_lone_keyword_string_is_left_by_black(
+    text: str, depth: int, first: bool
+) -> None:
+    """However long, ``name="text",`` in an exploded call is black's own output."""
+    pad = "    " * depth
+    inner = f'{pad}hint="{text}",\n'
+    if first:
+        inner = f'{pad}"t",\n{inner}'
+    heads = "".join(f"{'    ' * level}def g{level}():\n" for level in range(depth - 1))
+    source = f"{heads}{'    ' * (depth - 1)}f(\n{inner}{'    ' * (depth - 1)})\n"
+    assert looks_black_stable(source)
+    assert black.format_str(source, mode=MODE) == source

@@ -55,9 +55,10 @@ def later_field_operations(
     creation order), once every model exists; or (``remove``) their
     ``RemoveField``, before the models are deleted."""
     operations = []
+    later = later_relations(created)
     for resource in created:
         model = literal(resource.model_name.lower())
-        for field in later_relations(created).get(resource.name, ()):
+        for field in later.get(resource.name, ()):
             name = literal(field.name)
             operations.append(
                 f"migrations.RemoveField(model_name={model}, name={name})"

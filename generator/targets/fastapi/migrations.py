@@ -46,8 +46,9 @@ def later_key_lines(
     """The foreign keys of relations that close a cycle among ``created`` (in their
     creation order): added once every table exists, or (``drop``) dropped first."""
     lines = []
+    later = later_relations(created)
     for resource in created:
-        fields = later_relations(created).get(resource.name, ())
+        fields = later.get(resource.name, ())
         keys = [
             (drop_foreign_key if drop else create_foreign_key)(
                 resource.table, column(f, project)

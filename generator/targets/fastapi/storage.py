@@ -161,9 +161,21 @@ def column_args(
     return args
 
 
+# The last project asked about and its later relations (see column_lines).
+_last_later: list[tuple[ir.Project, dict[str, tuple[ir.Field, ...]]]] = []
+
+
+def _later_relations(project: ir.Project) -> dict[str, tuple[ir.Field, ...]]:
+    """``later_relations`` of the project's creation order, once per project object
+    (each resource's models ask; finding them walks every resource)."""
+    if not (_last_later and _last_later[0][0] is project):
+        _last_later[:] = [(project, later_relations(creation_order(project)))]
+    return _last_later[0][1]
+
+
 def column_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name: Mapped[...] = mapped_column(...)`` line per field, black-laid-out."""
-    later = later_relations(creation_order(project)).get(resource.name, ())
+    later = _later_relations(project).get(resource.name, ())
     return [
         call(
             "mapped_column",
