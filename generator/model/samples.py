@@ -138,6 +138,70 @@ def key_samples(resource: ir.Resource, count: int = GIVEN_KEYS + 2) -> list[str]
     return best
 
 
+def _valid_text(field: ir.Field, value: str) -> bool:
+    if field.min_length is not None and len(value) < field.min_length:
+        return False
+    if field.max_length is not None and len(value) > field.max_length:
+        return False
+    return not field.pattern or engine_search(field.pattern, value)
+
+
+def _distinct_values(field: ir.Field, count: int) -> list[Any]:
+    """``count`` valid values of ``field`` unlike its first two samples (those the
+    emitted tests send themselves), fewer when they are hard to find.
+
+    As ``key_samples``: the samples, else the first family of key candidates that
+    gives ``count`` values."""
+    taken = [sample_value(field, 1), sample_value(field, 2)]
+    text = field.type == "string" and not field.format and not field.is_decimal
+    best: list[Any] = []
+    for family in range(6 if text else 1):
+        found: list[Any] = []
+        for n in range(3, count * 8 + 3):
+            value = (
+                sample_value(field, n)
+                if family == 0
+                else _key_candidates(field, n)[family - 1]
+            )
+            if value is None or value in taken or value in found:
+                continue
+            if isinstance(value, str) and not _valid_text(field, value):
+                continue
+            found.append(value)
+            if len(found) == count:
+                return found
+        best = max(best, found, key=len)
+    return best
+
+
+def _can_vary(resource: ir.Resource, field: ir.Field) -> bool:
+    return not (
+        field.is_key
+        or field.enum
+        or field.relation
+        or field.type == "boolean"
+        or field.format == "password"
+        or resource.is_read_only(field)
+        or sample_value(field) is None
+    )
+
+
+def distinct_samples(resource: ir.Resource) -> dict[str, list[Any]]:
+    """Per field, the values emitted tests give the records they create, one each,
+    so that no two share a unique field's value nor a unique group's values: every
+    unique field, and one member of each group that has none of them (a field the
+    lists neither filter nor search on first)."""
+    chosen = [f for f in resource.fields if f.unique and _can_vary(resource, f)]
+    for group in resource.unique_together:
+        members = [resource.field(name) for name in group]
+        if any(m in chosen or m.is_key for m in members):
+            continue
+        varied = [m for m in members if _can_vary(resource, m)]
+        varied.sort(key=lambda m: m.filterable or m.name in resource.search)
+        chosen += varied[:1]
+    return {f.name: _distinct_values(f, GIVEN_KEYS) for f in chosen}
+
+
 _MISSING_KEYS = {"integer": 999999999, "uuid": "00000000-0000-0000-0000-000000000000"}
 
 

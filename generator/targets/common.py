@@ -15,6 +15,7 @@ from ..model import ir
 from ..model.kernel_fields import kernel_fields
 from ..model.samples import (
     creation_order,
+    distinct_samples,
     given_keys,
     missing_key,
     sample_payload,
@@ -207,7 +208,8 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     those to resources made before (a relation to itself, or one closing a cycle,
     stays empty: it is optional). ``missing`` is a key no record has; ``keys``, where
     the client names the records (a code), the keys the tests give the records they
-    create, one each.
+    create, one each; ``distinct``, per unique field (and one member of each unique
+    group), the values those records get, one each.
     """
     order = creation_order(project)
     made = {resource.name: position for position, resource in enumerate(order)}
@@ -223,6 +225,7 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
             },
             "missing": missing_key(resource),
             **({"keys": keys} if (keys := given_keys(resource)) else {}),
+            **({"distinct": d} if (d := distinct_samples(resource)) else {}),
         }
         for resource in order
     ]

@@ -143,30 +143,46 @@ def test_string_keys_are_given_on_create_and_never_change(
 
 
 # The emitted tests that create records: on FastAPI the modules of a string key, a
-# uuid key and of the resource relating to both, on Django the data-driven ones (the
-# rest of each suite does not depend on the manifest's keys; it runs on the examples).
+# uuid key and of the resource relating to both (keys.yaml), or of the resource with
+# unique fields and groups (unique.yaml), on Django the data-driven ones (the rest of
+# each suite does not depend on the manifest's keys; it runs on the examples).
 _RECORD_TESTS = {
-    "fastapi": [
+    ("keys", "fastapi"): [
         *(f"tests/test_{name}_api.py" for name in ("country", "device", "city")),
         "tests/test_country_pages.py",
         "tests/test_db.py",
     ],
-    "django": ["tests/test_api.py", "tests/test_csrf.py", "tests/test_prepared.py"],
+    ("unique", "fastapi"): [
+        "tests/test_book_api.py",
+        "tests/test_book_pages.py",
+        "tests/test_db.py",
+    ],
+    **{
+        (case, "django"): [
+            "tests/test_api.py",
+            "tests/test_csrf.py",
+            "tests/test_prepared.py",
+        ]
+        for case in ("keys", "unique")
+    },
 }
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
-def test_string_and_uuid_keys_pass_the_emitted_projects_own_tests(
-    framework: str, tmp_path: Path
+@pytest.mark.parametrize("case", ["keys", "unique"])
+def test_given_keys_and_unique_values_pass_the_emitted_projects_own_tests(
+    case: str, framework: str, tmp_path: Path
 ) -> None:
     """The emitted tests give client-named records keys of their own (samples.json's
-    ``keys``) and look for missing records with a key of the right shape."""
+    ``keys``), and values of their own for unique fields and one member of each
+    unique group (``distinct``); they look for missing records with a key of the
+    right shape."""
     project = tmp_path / "project"
-    generate(VALID / "keys.yaml", framework, project)
+    generate(VALID / f"{case}.yaml", framework, project)
     env = project_env(project, f"sqlite:///{tmp_path / 'a.db'}")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     result = subprocess.run(
-        [*command, *_RECORD_TESTS[framework]],
+        [*command, *_RECORD_TESTS[case, framework]],
         cwd=project,
         env=env,
         capture_output=True,

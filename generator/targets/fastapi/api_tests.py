@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...model import ir
-from ...model.samples import key_is_given, key_samples, missing_key, sample_value
+from ...model.samples import (
+    distinct_samples,
+    key_is_given,
+    key_samples,
+    missing_key,
+    sample_value,
+)
 from ..pysource import LINE_LENGTH, call, exploded, literal
 
 _RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
@@ -208,26 +214,32 @@ def _type_constants(resource: ir.Resource) -> Constants:
 
 
 def _list_constants(resource: ir.Resource) -> Constants:
+    """The fields the list tests filter and search on, fields whose values ``create``
+    keeps as sent first; of a field it varies (unique), the first record's value."""
     distinct = _distinct(resource)
-    filterable = [f for f in distinct if f.filterable]
-    searchable = [f for f in distinct if f.name in resource.search]
+    varied = distinct_samples(resource)
+    kept = sorted(distinct, key=lambda f: f.name in varied)
+    filterable = [f for f in kept if f.filterable]
+    searchable = [f for f in kept if f.name in resource.search]
     constants: Constants = []
     if distinct:
         field = distinct[0]
         constants += [("PATCH_FIELD", field.name), ("PATCH_VALUE", sample(field, 2))]
     if filterable:
         field = filterable[0]
+        value = varied[field.name][0] if field.name in varied else sample(field)
         constants += [
             ("FILTER_FIELD", field.name),
-            ("FILTER_TEXT", _query_text(sample(field))),
-            ("FILTER_VALUE", sample(field)),
+            ("FILTER_TEXT", _query_text(value)),
+            ("FILTER_VALUE", value),
             ("FILTER_OTHER", sample(field, 2)),
         ]
     if searchable:
         field = searchable[0]
+        value = varied[field.name][0] if field.name in varied else sample(field)
         constants += [
             ("SEARCH_FIELD", field.name),
-            ("SEARCH_TEXT", str(sample(field)).upper()),
+            ("SEARCH_TEXT", str(value).upper()),
             ("SEARCH_OTHER", sample(field, 2)),
         ]
     return constants

@@ -37,13 +37,17 @@ def crud(resource: type[Resource]) -> str:
 def payload(api: Client, samples: Samples, uri: str) -> dict[str, Any]:
     """A valid create body of resource ``uri``, its related records created first.
 
-    Where the client names the records (a code, say), each body takes a key of its own.
+    Where the client names the records (a code, say), each body takes a key of its own,
+    and values of its own for the unique fields (``distinct``).
     """
     sample = samples[uri]
     body = dict(sample["body"])
     if "keys" in sample:
         assert sample["keys"], f"tests/samples.json: add keys for {uri}"
         body[sample["key"]] = sample["keys"].pop(0)
+    for field, values in sample.get("distinct", {}).items():
+        assert values, f"tests/samples.json: add values of {field} for {uri}"
+        body[field] = values.pop(0)
     for field, target in sample["relations"].items():
         body[field] = create(api, samples, target)[samples[target]["key"]]
     return body
@@ -171,11 +175,15 @@ def test_list_sorts_both_ways_and_by_several_fields(
     assert [record[key] for record in ascending] == keys
     assert [record[key] for record in descending] == keys[::-1]
     # The two records share their sample values, not their related records (each
-    # create makes its own): a tie on a shared value is broken by the key.
+    # create makes its own) nor unique values: a tie on a shared value is broken by
+    # the key.
+    varied = samples[resource.uri].get("distinct", {})
     shared = [
         name
         for name in resource.sortable_fields
-        if name != key and not isinstance(resource.field_map[name], fields.BelongsTo)
+        if name != key
+        and name not in varied
+        and not isinstance(resource.field_map[name], fields.BelongsTo)
     ]
     if shared:
         several = api.get(crud(resource), {"sort": f"{shared[0]},-{key}"})

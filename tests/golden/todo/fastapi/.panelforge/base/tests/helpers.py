@@ -32,7 +32,14 @@ _SAMPLES = json.loads(Path(__file__).with_name("samples.json").read_text("utf-8"
 # Resources whose records the client names (a code, say): their key field and the
 # keys ``create`` gives, one per record, after the one in the test's own payload.
 GIVEN_KEYS = {s["resource"]: (s["key"], s["keys"]) for s in _SAMPLES if "keys" in s}
+# Per resource, the sample body and the values ``create`` gives its unique fields
+# (and one member of each unique group), one per record, where a payload keeps the
+# sample's value.
+DISTINCT = {
+    s["resource"]: (s["body"], s["distinct"]) for s in _SAMPLES if "distinct" in s
+}
 _given: Counter[str] = Counter()
+_made: Counter[str] = Counter()
 
 
 def log_in(client: TestClient, email: str, password: str) -> str:
@@ -90,13 +97,22 @@ def log_in_with_form(client: TestClient, email: str, password: str) -> None:
 def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     """Create a record of the resource ``uri`` through the API and return it.
 
-    Where the client names the records (``GIVEN_KEYS``), each gets a key of its own.
+    Where the client names the records (``GIVEN_KEYS``), each gets a key of its own;
+    each gets values of its own for the unique fields the payload leaves as sampled.
     """
     if uri in GIVEN_KEYS:
         field, keys = GIVEN_KEYS[uri]
         assert _given[uri] < len(keys), f"tests/samples.json: add keys for {uri}"
         payload = {**payload, field: keys[_given[uri]]}
         _given[uri] += 1
+    if uri in DISTINCT:
+        body, distinct = DISTINCT[uri]
+        kept = [name for name in distinct if payload.get(name) == body.get(name)]
+        for name in kept:
+            message = f"tests/samples.json: add values of {name} for {uri}"
+            assert _made[uri] < len(distinct[name]), message
+            payload = {**payload, name: distinct[name][_made[uri]]}
+        _made[uri] += 1
     response = client.post(f"/admin/resource/{uri}/crud", json=payload)
     assert response.status_code == 201, response.text
     record: dict[str, Any] = response.json()["data"]
@@ -104,8 +120,10 @@ def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str
 
 
 def forget_given_keys() -> None:
-    """Give the keys of ``GIVEN_KEYS`` from the first again (the tables are empty)."""
+    """Give the keys of ``GIVEN_KEYS`` and the values of ``DISTINCT`` from the first
+    again (the tables are empty)."""
     _given.clear()
+    _made.clear()
 
 
 def assert_record(
