@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import FRAMEWORKS, REPO, SERVERS, run_panelforge
@@ -166,6 +167,46 @@ def test_restore_and_force_delete_are_abilities_of_their_own(
     assert _form(clerk, f"{crud(AUTHOR, key)}/restore").status_code == 403
     # A resource without soft_delete has no trash.
     assert admin.get(f"/admin/resource/{BOOK.uri}/trash").status_code == 404
+
+
+_NAV = re.compile(r'<nav class="pagination" aria-label="Pages">(.*?)</nav>', re.S)
+_NAV_ITEM = re.compile(
+    r'<a href="([^"]*)">([^<]*)</a>|<span( class="current")?[^>]*>([^<]*)</span>'
+)
+
+
+def _page_links(html: str) -> list[tuple[str, str]]:
+    """The page links under a page's table: (text, path?query, or "current" / "")."""
+    found = _NAV.search(html)
+    assert found, "no page links under the table"
+    links = []
+    for href, link, current, text in _NAV_ITEM.findall(found.group(1)):
+        if link:
+            url = urlsplit(href.replace("&amp;", "&"))
+            links.append((link, f"{url.path}?{url.query}"))
+        else:
+            links.append((text, "current" if current else ""))
+    return links
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_index_and_trash_pages_link_their_pages(
+    served: dict[str, Any], framework: str
+) -> None:
+    api: Api = served[framework]["admin"]
+    for n in (1, 2, 3):
+        _made(api, AUTHOR, {"name": f"Paged {n}"})
+    index = page(AUTHOR, "index-page")
+    links = _page_links(_html(api, f"{index}?per_page=1&page=2"))
+    assert links[0] == ("‹ Previous", f"{index}?per_page=1&page=1")
+    assert ("2", "current") in links and links[-1][0] == "Next ›"
+    assert links[-1][1] == f"{index}?per_page=1&page=3"
+    trashed = [_made(api, AUTHOR, {"name": f"Binned {n}"}) for n in (1, 2)]
+    assert api.request("DELETE", crud(AUTHOR), json={"ids": trashed}).status_code == 200
+    links = _page_links(_html(api, f"{TRASH}?per_page=1"))
+    assert links[0] == ("‹ Previous", "") and links[1] == ("1", "current")
+    assert links[-1] == ("Next ›", f"{TRASH}?per_page=1&page=2")
+    assert "pagination" not in _html(api, f"{TRASH}?per_page=100")
 
 
 def test_both_frameworks_serve_the_same_trash(served: dict[str, Any]) -> None:

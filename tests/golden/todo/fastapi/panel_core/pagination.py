@@ -19,6 +19,8 @@ _ON_EACH_SIDE = 3
 _PREVIOUS = "&laquo; Previous"
 _NEXT = "Next &raquo;"
 _GAP = "..."
+# How the pages name the first and last links (the JSON keeps Laravel's labels).
+_PAGE_LABELS = {_PREVIOUS: "‹ Previous", _NEXT: "Next ›"}
 
 
 class PageUrls:
@@ -175,3 +177,14 @@ def _window(page: int, last_page: int) -> list[int | None]:
         return [*start, None, *range(first, last_page + 1)]
     adjacent = range(page - _ON_EACH_SIDE, page + _ON_EACH_SIDE + 1)
     return [*start, None, *adjacent, None, *finish]
+
+
+def page_navigation(page: dict[str, Any]) -> list[dict[str, Any]]:
+    """The page links an HTML page shows under its table, each with its ``text``;
+    none when everything fits on one page."""
+    if (page.get("last_page") or 0) <= 1:
+        return []
+    return [
+        {**link, "text": _PAGE_LABELS.get(link["label"], link["label"])}
+        for link in page["links"]
+    ]

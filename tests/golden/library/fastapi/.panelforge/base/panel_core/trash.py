@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import NotFound
-from .pagination import PageUrls, paginator
+from .pagination import PageUrls, page_navigation, paginator
 from .query import ListQuery
 from .registry import PanelResource
 from .routes import url_for
@@ -84,4 +84,5 @@ def trash_context(
             for row in shown
         ],
         "page": page,
+        "page_navigation": page_navigation(page),
     }

@@ -23,7 +23,7 @@ from .forms import (
 )
 from .labels import record_label
 from .pages import FRAGMENT
-from .pagination import PageUrls, paginator
+from .pagination import PageUrls, page_navigation, paginator
 from .query import ListQuery
 from .registry import PanelResource
 from .resource import Resource
@@ -136,6 +136,7 @@ def index_context(
         "columns": columns(resource, params),
         "rows": rows(resource, items, labels),
         "page": page,
+        "page_navigation": page_navigation(page),
         "search": query.search or "",
         "searchable": bool(resource.search),
         "query_tag": query.query_tag,
