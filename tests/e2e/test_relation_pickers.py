@@ -41,7 +41,7 @@ _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"'
 
 def _seed(database: Path) -> None:
     """10,000 patients (the last three: Carla Schmidt), two doctors "Dr. Lee", and
-    appointment 1 of the last Carla."""
+    appointment 1 of the last Carla, then three more."""
     people = [(f"Given{n:05d}", "Person") for n in range(1, PATIENTS - 2)]
     people += [("Carla", "Schmidt")] * 3
     with sqlite3.connect(database) as connection:
@@ -51,9 +51,10 @@ def _seed(database: Path) -> None:
         connection.executemany(
             "INSERT INTO doctors (name) VALUES (?)", [("Dr. Lee",)] * 2
         )
-        connection.execute(
+        connection.executemany(
             "INSERT INTO appointments (note, patient, doctor) VALUES (?, ?, NULL)",
-            ("Check-up", CARLAS[-1]),
+            [("Check-up", CARLAS[-1]), ("Sort one", 1), ("Sort two", 5000)]
+            + [("Sort three", CARLAS[0])],
         )
 
 
@@ -162,6 +163,7 @@ def test_without_javascript_the_index_filters_by_a_far_relation(
         assert "Check-up" in far.text
         other = client.get(f"{APPOINTMENTS}/index-page?filter[patient]={CARLAS[0]}")
         assert "Check-up" not in other.text.split('id="table"')[1]
+        assert "Sort three" in other.text.split('id="table"')[1]
         assert len(other.content) < 100_000
 
 
@@ -279,3 +281,40 @@ def test_the_same_picker_filters_the_index_page(browser_page: Any) -> None:
     query = urlsplit(tab.url).query
     assert "filter%5Bpatient%5D=10000" in query or "filter[patient]=10000" in query
     assert tab.locator("table.records tbody", has_text="Check-up").count() == 1
+
+
+def _patient_name(key: int) -> tuple[str, str, int]:
+    """What a patient (as seeded) sorts by: its display's fields, then its key."""
+    if key in CARLAS:
+        return ("Carla", "Schmidt", key)
+    return (f"Given{key:05d}", "Person", key)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_a_relation_column_sorts_by_the_related_records_name(
+    servers: dict[str, Server], framework: str
+) -> None:
+    json = {"Accept": "application/json"}
+    with _client(servers[framework]) as client:
+        for sort, descending in (("patient", False), ("-patient", True)):
+            response = client.get(
+                f"{APPOINTMENTS}/crud", params={"sort": sort}, headers=json
+            )
+            assert response.status_code == 200, response.text
+            shown = [_patient_name(r["patient"]) for r in response.json()["data"]]
+            assert shown == sorted(shown, reverse=descending)
+            # Not the keys' order: the Carlas (keys 9998…) come first by name.
+            assert (shown[0][0] == "Carla") != descending
+        page = client.get(f"{APPOINTMENTS}/index-page?sort=patient").text
+        assert page.index("Carla Schmidt") < page.index("Given00001 Person")
+        # A cursor cannot hold a related record's name: refused, saying why.
+        cursor = client.get(
+            f"{APPOINTMENTS}/crud",
+            params={"cursor": "", "sort": "patient"},
+            headers=json,
+        )
+        assert cursor.status_code == 422
+        assert cursor.json()["errors"]["sort"] == [
+            "'patient' sorts by the related record's name: cursor paging cannot "
+            "follow it, page with page= instead."
+        ]
