@@ -35,6 +35,9 @@ class Picker:
     find_url: str
     key_name: str
     display: str
+    # Whether the related resource has ``search`` fields; without them the picker
+    # looks records up by the key typed.
+    searchable: bool = True
 
     @property
     def search(self) -> str:
@@ -65,6 +68,7 @@ def picker_for(resource: type[Resource]) -> Picker:
         find_url=page_url(resource.uri, "index-page"),
         key_name=resource.key_name(),
         display=json.dumps(resource.display_parts, separators=(",", ":")),
+        searchable=bool(resource.search),
     )
 
 

@@ -50,7 +50,7 @@
     box.type = "search";
     box.id = input.id;
     box.autocomplete = "off";
-    box.placeholder = "Type to search";
+    box.placeholder = picker.dataset.lookup ? "Type a key" : "Type to search";
     box.required = required && !input.value;
     box.setAttribute("role", "combobox");
     box.setAttribute("aria-expanded", "false");
@@ -115,22 +115,36 @@
       box.setAttribute("aria-expanded", "true");
     };
 
+    // A resource without search fields is looked up by the key typed instead.
+    const lookup = picker.dataset.lookup;
+    const address = () =>
+      lookup
+        ? `${lookup}/${encodeURIComponent(box.value.trim())}`
+        : `${picker.dataset.search}&search=${encodeURIComponent(box.value)}`;
+
     const search = async () => {
       const mine = ++asked;
-      const url = `${picker.dataset.search}&search=${encodeURIComponent(box.value)}`;
-      const response = await fetch(url, {
+      if (lookup && !box.value.trim()) {
+        return;
+      }
+      const response = await fetch(address(), {
         headers: { Accept: "application/json" },
         credentials: "same-origin",
       });
       if (mine !== asked) {
         return; // a later search is on its way
       }
-      if (!response.ok) {
+      if (lookup && response.status === 404) {
+        show([]);
+      } else if (!response.ok) {
         picked.textContent = "Searching failed: type the key of a record";
+        box.remove();
         input.type = "text";
-        return;
+        input.id = box.id;
+      } else {
+        const found = await response.json();
+        show(lookup ? [found] : found.data);
       }
-      show((await response.json()).data);
     };
 
     box.addEventListener("input", () => {
