@@ -43,12 +43,17 @@ _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"'
 
 def _seed(database: Path) -> None:
     """10,000 patients (the last three: Carla Schmidt), two doctors "Dr. Lee", 250
-    rooms, and appointment 1 of the last Carla, then three more."""
+    rooms, and appointment 1 of the last Carla, then three more; patient 1 was
+    referred by the last Carla, patient 2 by patient 3."""
     people = [(f"Given{n:05d}", "Person") for n in range(1, PATIENTS - 2)]
     people += [("Carla", "Schmidt")] * 3
     with sqlite3.connect(database) as connection:
         connection.executemany(
             "INSERT INTO patients (first_name, last_name) VALUES (?, ?)", people
+        )
+        referrals = [(CARLAS[-1], 1), (3, 2)]  # (referred by, patient)
+        connection.executemany(
+            "UPDATE patients SET referred_by = ? WHERE id = ?", referrals
         )
         connection.executemany(
             "INSERT INTO doctors (name) VALUES (?)", [("Dr. Lee",)] * 2
@@ -347,3 +352,18 @@ def test_a_picker_of_records_without_search_looks_them_up_by_key(
     option.click()
     assert tab.locator("input[name=room]").input_value() == "250"
     assert tab.locator("#field-room-picked").inner_text() == "Room 250 · #250"
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_a_relation_to_its_own_resource_sorts_by_the_referrers_name(
+    servers: dict[str, Server], framework: str
+) -> None:
+    with _client(servers[framework]) as client:
+        response = client.get(
+            PATIENT_CRUD,
+            params={"sort": "-referred_by", "per_page": 2},
+            headers={"Accept": "application/json"},
+        )
+        assert response.status_code == 200, response.text
+        # Referred by "Given00003 Person", then by "Carla Schmidt": by name, not key.
+        assert [r["id"] for r in response.json()["data"]] == [2, 1]

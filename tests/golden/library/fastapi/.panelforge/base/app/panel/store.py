@@ -592,8 +592,11 @@ def _orders_by_name(
         column = sortable.get(relation.field)
         if column is None or relation.target_key is None or not relation.shown:
             continue
+        # An alias: a resource may belong to itself (a manager of employees).
+        target = relation.target_key.table.alias()
+        key = target.c[relation.target_key.name]
         named = [
-            select(shown).where(relation.target_key == column).scalar_subquery()
+            select(target.c[shown.name]).where(key == column).scalar_subquery()
             for shown in relation.shown
         ]
         orders[relation.field] = (
