@@ -29,6 +29,7 @@ pytestmark = pytest.mark.e2e
 
 MANIFEST = REPO / "tests" / "conformance" / "pickers" / "clinic.yaml"
 CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 EMAIL = "nurse@example.com"
 PASSWORD = "a long nurse password"
@@ -204,6 +205,11 @@ def test_both_frameworks_serve_the_same_picker_pages(
     assert pages["fastapi"] == pages["django"]
 
 
+def _sync_api() -> Any:
+    """Playwright's sync API (its ``expect`` waits until a locator matches)."""
+    return pytest.importorskip("playwright.sync_api")
+
+
 def _console(message: Any, problems: list[str]) -> None:
     """Keep an error Chromium logs, except its own look for a favicon (none here)
     and the lookup of a key no room has, which the test makes on purpose."""
@@ -248,7 +254,7 @@ def browser_page(servers: dict[str, Server], request: pytest.FixtureRequest) -> 
 
 @pytest.mark.parametrize("browser_page", FRAMEWORKS, indirect=True)
 def test_the_picker_searches_and_chooses_and_an_edit_keeps_the_value(
-    browser_page: Any,
+    browser_page: Any, request: pytest.FixtureRequest
 ) -> None:
     tab = browser_page
     tab.goto(f"{APPOINTMENTS}/form-page")
@@ -257,10 +263,14 @@ def test_the_picker_searches_and_chooses_and_an_edit_keeps_the_value(
     assert box.get_attribute("role") == "combobox"
     box.fill("Carla")
     options = tab.locator("#picker-0-list [role=option]")
-    options.nth(2).wait_for()
-    assert options.count() == 3  # three of 10,000
+    # Focusing the box lists the first patients; typing replaces them with the
+    # three of 10,000 that match (an answer to an earlier search never wins).
+    _sync_api().expect(options).to_have_count(3)
     texts = [unescape(text) for text in options.all_inner_texts()]
     assert set(texts) == {f"Carla Schmidt\n#{key}" for key in CARLAS}
+    framework = request.node.callspec.params["browser_page"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SCREENSHOTS / f"{framework}-relation-picker.png"))
     # Chosen with the keyboard: the key goes in the form, the name beside it.
     box.press("ArrowDown")
     box.press("Enter")

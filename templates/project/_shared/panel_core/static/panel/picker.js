@@ -66,6 +66,9 @@
     list.hidden = true;
     input.removeAttribute("id");
     input.type = "hidden";
+    if (!input.value) {
+      picked.textContent = "None chosen"; // no key to type: the box searches
+    }
     picker.insertBefore(box, input);
     picker.insertBefore(list, picked);
     let asked = 0;
