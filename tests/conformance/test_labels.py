@@ -86,7 +86,9 @@ def _html(records: dict[str, Any], url: str) -> str:
 
 
 def _option(key: Any, label: str) -> str:
-    return f'<option value="{key}">{escape(label, quote=False)}</option>'
+    # The key on the option's second line tells records of equal names apart.
+    text = escape(label, quote=False)
+    return f'<option value="{key}">{text} · #{key}</option>'
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

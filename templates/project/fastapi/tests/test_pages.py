@@ -55,7 +55,11 @@ def test_home_lists_every_resource_with_safe_headers(browser: TestClient) -> Non
 
 
 def test_static_files_are_served_and_cacheable(browser: TestClient) -> None:
-    for path in ("/static/panel/panel.css", "/static/panel/panel.js"):
+    for path in (
+        "/static/panel/panel.css",
+        "/static/panel/panel.js",
+        "/static/panel/picker.js",
+    ):
         response = browser.get(path)
         assert response.status_code == 200
         assert "no-store" not in response.headers.get("cache-control", "")

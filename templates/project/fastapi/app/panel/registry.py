@@ -48,7 +48,14 @@ class Registry(kernel.Registry[Store]):
 
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:
     relations = [
-        Relation(field.name, field.label, _exists(target), target.uri)
+        Relation(
+            field.name,
+            field.label,
+            _exists(target),
+            target.uri,
+            _table(target).c[target.key_name()],
+            tuple(_table(target).c[name] for name in target.display_fields),
+        )
         for field, target in kernel.relations(cls, classes)
     ]
     return Store(cls, _table(cls), label=cls.model.__name__, relations=relations)

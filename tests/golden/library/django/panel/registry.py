@@ -68,7 +68,12 @@ def registry() -> Registry:
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:
     relations = [
         Relation(
-            field.name, field.label, _model(target), target.uri, target.soft_delete
+            field.name,
+            field.label,
+            _model(target),
+            target.uri,
+            target.soft_delete,
+            target.display_fields,
         )
         for field, target in kernel.relations(cls, classes)
     ]

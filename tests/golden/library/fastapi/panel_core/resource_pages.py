@@ -16,10 +16,9 @@ from .abilities import PAGE_ABILITIES, VIEW_ANY
 from .forms import (
     Options,
     beside_theirs,
-    default_values,
     filter_widgets,
+    form_values,
     form_widgets,
-    record_values,
 )
 from .labels import record_label
 from .pages import FRAGMENT
@@ -180,8 +179,7 @@ def form_context(
     and saving again replaces it.
     """
     resource = type(panel.resource)
-    if values is None:
-        values = record_values(resource, record) if record else default_values(resource)
+    values = form_values(resource, record, values)
     creating = key is None
     errors = errors or {}
     widgets = form_widgets(resource, values, errors, options, creating=creating)

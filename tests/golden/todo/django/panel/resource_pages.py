@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import UPDATE, VIEW
+from panel_core.forms import filter_values, form_values
 from panel_core.resource_pages import (
     Errors,
     detail_context,
@@ -27,7 +28,7 @@ from panel_core.resource_pages import index_context as build_index_context
 
 from .acting import actor
 from .authorize import page_abilities
-from .choices import load_labels, load_options, targets
+from .choices import load_labels, load_related, targets
 from .registry import PanelResource
 from .templating import render
 
@@ -49,7 +50,7 @@ def index_context(
         items=items,
         total=total,
         labels=load_labels(found, items, acting),
-        options=load_options(found, acting),
+        options=load_related(found, acting, filter_values(params)),
         can=page_abilities(acting),
         import_errors=import_errors,
     )
@@ -88,7 +89,8 @@ def form_page(
     record = None if key is None else panel.store.fetch(key, acting)
     if record is not None:
         acting.authorize_record(UPDATE, record)
-    options = load_options(targets(panel), acting)
+    current = form_values(type(panel.resource), record, values)
+    options = load_related(targets(panel), acting, current)
     can = page_abilities(acting, record)
     context = form_context(
         panel,

@@ -71,6 +71,9 @@ class Relation:
     target: type[models.Model]
     resource: str  # the URI key of the target's resource, whose scope applies
     soft_delete: bool = False  # the target keeps a trash: trashed records are out
+    # The target's fields naming its records: sorting by the field sorts by them
+    # (``panel_core.labels``).
+    shown: tuple[str, ...] = ()
 
 
 class Store(BulkMethods):
@@ -112,9 +115,10 @@ class Store(BulkMethods):
         )
         self._filters = {name: columns[name] for name in resource.filterable_fields}
         self._orders = {
-            name: (columns[name], "-" + columns[name])
+            name: ([columns[name]], ["-" + columns[name]])
             for name in (self._key_name, *resource.sortable_fields)
         }
+        self._orders.update(_orders_by_name(self._relations, self._orders))
         self._table = model._meta.db_table
         self._integer_key = json_type(resource.key_field) == "integer"
         self._search = tuple(_searchable(resource, columns, n) for n in resource.search)
@@ -361,7 +365,11 @@ class Store(BulkMethods):
         # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
         # reads backwards from where it points.
         flip = query.backwards
-        return [self._orders[s.name][s.descending != flip] for s in query.order]
+        return [
+            term
+            for s in query.order
+            for term in self._orders[s.name][s.descending != flip]
+        ]
 
     def _after(self, query: ListQuery) -> Q:
         """Rows past the cursor in the list's order (before it for ``prev``)."""
@@ -479,6 +487,24 @@ def _contains(column: models.F | Cast, term: str) -> IContains | Contains:
     if needs_folding(term):
         return Contains(Folded(column), Folded(Value(term)))
     return IContains(column, term)
+
+
+def _orders_by_name(
+    relations: Sequence[Relation], orders: Mapping[str, tuple[list[str], list[str]]]
+) -> dict[str, tuple[list[str], list[str]]]:
+    """For each sortable belongs-to field: the orders by its target's name, then
+    its key (a record pointing nowhere sorts as the database puts NULLs)."""
+    found = {}
+    for relation in relations:
+        if relation.field not in orders or not relation.shown:
+            continue
+        (key,), _ = orders[relation.field]
+        named = [f"{relation.field}__{name}" for name in relation.shown]
+        found[relation.field] = (
+            [*named, key],
+            [*("-" + name for name in named), "-" + key],
+        )
+    return found
 
 
 def _searchable(

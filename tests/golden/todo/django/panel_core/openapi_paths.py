@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import openapi_schemas as schemas
+from .fields import BelongsTo
 from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
 
@@ -59,7 +60,7 @@ _TOTAL = (
 _CURSOR = (
     "Keyset paging: empty for the first page, then a `next_cursor` or `prev_cursor` "
     "as answered; the body is then a cursor paginator and nothing is counted. Not "
-    "with `page`, nor with a sort on a field that can be null."
+    "with `page`, nor with a sort on a field that can be null or on a relation."
 )
 
 # What every operation that reads a body can answer besides success; 403: the user's
@@ -211,7 +212,12 @@ def _sort_parameters(resource: type[Resource]) -> list[Doc]:
         "default": resource.default_sort,
     }
     text = "Comma-separated fields; a leading `-` sorts descending. Sortable: "
-    return [_query("sort", text + ", ".join(names) + ".", schema)]
+    text += ", ".join(names) + "."
+    relations = [n for n in names if isinstance(resource.field_map[n], BelongsTo)]
+    if relations:
+        text += " A relation sorts by the related record's name (its resource's "
+        text += "`display` fields), then its key."
+    return [_query("sort", text, schema)]
 
 
 def _filter_parameters(ctx: ResourceContext) -> list[Doc]:

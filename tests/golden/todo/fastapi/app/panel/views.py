@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
 from panel_core.abilities import UPDATE, VIEW
+from panel_core.forms import filter_values, form_values
 from panel_core.pages import FRAGMENTS
 from panel_core.resource_pages import (
     Errors,
@@ -28,7 +29,7 @@ from panel_core.resource_pages import (
 from panel_core.resource_pages import index_context as build_index_context
 
 from .authorize import actor, authorize_record, page_abilities
-from .choices import Target, load_labels, load_options, targets
+from .choices import Target, load_labels, load_related, targets
 from .errors import NotFound
 from .registry import PanelResource, Registry
 from .templating import render, render_partial
@@ -64,7 +65,8 @@ async def index_context(
         items, total = panel.store.list_page(engine, query, acting)
         with transaction(engine) as connection:
             labels = load_labels(connection, found, items, pickers)
-            options = load_options(connection, found, pickers)
+            current = filter_values(params)
+            options = load_related(connection, found, pickers, current)
         return items, total, labels, options
 
     items, total, labels, options = await run_in_threadpool(load)
@@ -117,8 +119,9 @@ async def form_page(
 
     def load() -> tuple[dict[str, Any] | None, Any]:
         record = None if key is None else panel.store.fetch(engine, key, acting)
+        current = form_values(type(panel.resource), record, values)
         with transaction(engine) as connection:
-            return record, load_options(connection, found, pickers)
+            return record, load_related(connection, found, pickers, current)
 
     record, options = await run_in_threadpool(load)
     if record is not None:

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from panel_core import fields as kernel
-from panel_core.choices import MAX_OPTIONS
+from panel_core.choices import SELECT_LIMIT, Related, offer, wanted_key
 from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
@@ -70,15 +70,23 @@ def load_labels(
     return labels
 
 
-def load_options(
-    found: Iterable[Target], acting: Actor
-) -> dict[str, list[tuple[Any, str]]]:
-    """For each field, the records it may refer to, in the order of their labels'
-    fields."""
-    options = {}
+def load_related(
+    found: Iterable[Target], acting: Actor, current: Mapping[str, str]
+) -> dict[str, Related]:
+    """For each field, what its input offers: the records it may refer to, in the
+    order of their labels' fields, or a picker and the name of ``current[field]``."""
+    related = {}
     for target in found:
         resource = target.panel.resource
         order = (*resource.display_fields, resource.key_name())
-        rows = target.rows(acting).order_by(*order)[:MAX_OPTIONS]
-        options[target.field] = [(row[0], target.label(row)) for row in rows]
-    return options
+        reachable = target.rows(acting)
+        picked = reachable.order_by(*order)[: SELECT_LIMIT + 1]
+        rows = [(row[0], target.label(row)) for row in picked]
+        named = None
+        text = current.get(target.field)
+        key = wanted_key(type(resource), text) if len(rows) > SELECT_LIMIT else None
+        if text and key is not None:
+            row = reachable.filter(**{resource.key_name(): key}).first()
+            named = (text, target.label(row)) if row is not None else None
+        related[target.field] = offer(type(resource), rows, named)
+    return related

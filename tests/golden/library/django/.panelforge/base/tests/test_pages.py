@@ -86,7 +86,11 @@ def test_https_answers_tell_browsers_to_stay(person: Client) -> None:
 
 @pytest.mark.django_db  # closing a response ends the request, which tidies the DB
 def test_static_files_are_served_and_cacheable(client: Client) -> None:
-    for path in ("/static/panel/panel.css", "/static/panel/panel.js"):
+    for path in (
+        "/static/panel/panel.css",
+        "/static/panel/panel.js",
+        "/static/panel/picker.js",
+    ):
         response = client.get(path)
         assert response.status_code == 200
         assert "no-store" not in response.get("Cache-Control", "")

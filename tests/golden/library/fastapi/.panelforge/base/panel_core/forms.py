@@ -14,9 +14,12 @@ from typing import Any
 
 from . import decimals
 from . import fields as kernel
+from .choices import Picker, Related, option_text
 from .resource import Resource
 
-Options = Mapping[str, Sequence[tuple[Any, str]]]
+# What each belongs-to input offers, by field name (``panel_core.choices``).
+Options = Mapping[str, Related]
+_NOTHING = Related()
 _LIMITS = (("minimum", "min"), ("maximum", "max"))
 _LENGTHS = (("min_length", "minlength"), ("max_length", "maxlength"))
 _BOOLEAN_CHOICES = (("true", "Yes"), ("false", "No"))
@@ -44,6 +47,10 @@ class Widget:
     attrs: list[tuple[str, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     description: str | None = None
+    # Too many related records for a select box: the picker, and the current value's
+    # name (empty when it names no record the user may reach).
+    picker: Picker | None = None
+    picked: str = ""
     # After a save refused because someone else changed the record meanwhile: what
     # the record holds now, where it differs from this input's value.
     theirs: str | None = None
@@ -60,6 +67,8 @@ class Widget:
         for option in self.options:
             if option.value == value:
                 return option.label
+        if self.picker is not None and value:
+            return f"#{value}"
         return value or "—"
 
 
@@ -96,7 +105,30 @@ def default_values(resource: type[Resource]) -> dict[str, str]:
     }
 
 
-def _input(field_: kernel.Field) -> str:
+def form_values(
+    resource: type[Resource],
+    record: Mapping[str, Any] | None,
+    values: Mapping[str, str] | None = None,
+) -> Mapping[str, str]:
+    """What the form shows: the ``values`` a user sent, else the record's, else a
+    new record's defaults."""
+    if values is not None:
+        return values
+    return record_values(resource, record) if record else default_values(resource)
+
+
+def filter_values(params: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The filters applied now, by field name."""
+    return {
+        name[len("filter[") : -1]: value
+        for name, value in params
+        if name.startswith("filter[") and name.endswith("]")
+    }
+
+
+def _input(field_: kernel.Field, related: Related) -> str:
+    if isinstance(field_, kernel.BelongsTo) and related.picker is not None:
+        return "picker"
     if isinstance(field_, kernel.BelongsTo | kernel.Select):
         return "select"
     return field_.input_type
@@ -120,12 +152,26 @@ def _attrs(field_: kernel.Field) -> list[tuple[str, str]]:
 def _options(
     field_: kernel.Field, value: str, related: Sequence[tuple[Any, str]]
 ) -> list[Option]:
-    choices: Sequence[tuple[Any, Any]] = related
     if isinstance(field_, kernel.Select):
-        choices = [(option, option) for option in field_.options]
+        choices = [(str(option), str(option)) for option in field_.options]
+    elif isinstance(field_, kernel.BelongsTo):
+        choices = [(str(v), option_text(v, label)) for v, label in related]
+    else:
+        choices = [(str(v), str(label)) for v, label in related]
     options = [Option("", "—", value == "")]
-    options += [Option(str(v), str(label), str(v) == value) for v, label in choices]
+    options += [Option(v, label, v == value) for v, label in choices]
     return options
+
+
+def _choice(
+    field_: kernel.Field, kind: str, value: str, related: Related
+) -> dict[str, Any]:
+    """The options, or the picker, of an input of ``kind``."""
+    if kind == "picker":
+        return {"picker": related.picker, "picked": related.current.get(value, "")}
+    if kind == "select":
+        return {"options": _options(field_, value, related.options)}
+    return {}
 
 
 def form_widgets(
@@ -143,7 +189,8 @@ def form_widgets(
     if creating and key.client_key and key not in fields:
         fields = (key, *fields)  # a string key is given once, on create
     for field_ in fields:
-        kind = _input(field_)
+        related = options.get(field_.name, _NOTHING)
+        kind = _input(field_, related)
         value = "" if field_.write_only else values.get(field_.name, "")
         required = field_.needed_on_create and kind != "checkbox"
         widgets.append(
@@ -153,14 +200,10 @@ def form_widgets(
                 input=kind,
                 value=value,
                 required=required and (creating or not field_.write_only),
-                options=(
-                    _options(field_, value, options.get(field_.name, ()))
-                    if kind == "select"
-                    else []
-                ),
                 attrs=_attrs(field_),
                 errors=list(errors.get(field_.name, ())),
                 description=field_.description,
+                **_choice(field_, kind, value, related),
             )
         )
     return widgets
@@ -182,7 +225,9 @@ def beside_theirs(
     ]
 
 
-def _filter_input(field_: kernel.Field) -> str | None:
+def _filter_input(field_: kernel.Field, related: Related) -> str | None:
+    if isinstance(field_, kernel.BelongsTo) and related.picker is not None:
+        return "picker"
     if isinstance(field_, kernel.Boolean | kernel.Select | kernel.BelongsTo):
         return "select"
     if isinstance(field_, kernel.Textarea | kernel.DateTime) or field_.key:
@@ -202,17 +247,15 @@ def filter_widgets(
     widgets = []
     for name in resource.filterable_fields:
         field_ = resource.field_map[name]
-        kind = _filter_input(field_)
+        related = options.get(name, _NOTHING)
+        if isinstance(field_, kernel.Boolean):
+            related = Related(options=_BOOLEAN_CHOICES)
+        kind = _filter_input(field_, related)
         if kind is None:
             continue
         param = f"filter[{name}]"
         value = current.get(param, "")
-        related = options.get(name, ())
-        if isinstance(field_, kernel.Boolean):
-            related = _BOOLEAN_CHOICES
-        choices = _options(field_, value, related) if kind == "select" else []
         step = [("step", "any")] if kind == "number" else []
-        widgets.append(
-            Widget(param, field_.label, kind, value, options=choices, attrs=step)
-        )
+        choice = _choice(field_, kind, value, related)
+        widgets.append(Widget(param, field_.label, kind, value, attrs=step, **choice))
     return widgets

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
-from .fields import Field, Select, json_type
+from .fields import BelongsTo, Field, Select, json_type
 from .resource import Resource
 
 INT64_MIN = -(2**63)
@@ -318,11 +318,19 @@ def _check_cursor_mode(
     if "page" in values:
         errors["page"] = ["The page cannot be combined with a cursor."]
     nullable = [t.name for t in sort if resource.field_map[t.name].accepts_null]
-    if nullable:
-        errors["sort"] = [
-            f"'{name}' can be null: cursor paging needs a sort on non-null fields."
-            for name in nullable
-        ]
+    messages = [
+        f"'{name}' can be null: cursor paging needs a sort on non-null fields."
+        for name in nullable
+    ]
+    # A relation sorts by the related record's name, which a cursor cannot hold.
+    messages += [
+        f"'{t.name}' sorts by the related record's name: cursor paging cannot "
+        "follow it, page with page= instead."
+        for t in sort
+        if isinstance(resource.field_map[t.name], BelongsTo) and t.name not in nullable
+    ]
+    if messages:
+        errors["sort"] = messages
 
 
 def encode_cursor(query: ListQuery, record: dict[str, Any], *, before: bool) -> str:

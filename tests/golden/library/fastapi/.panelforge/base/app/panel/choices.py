@@ -1,6 +1,7 @@
 """Related records of belongs-to fields: labels in tables, options in forms.
 
-Which fields name a record, and how, is the kernel's (``panel_core/labels.py``).
+Which fields name a record, and how, and when an input offers them all or a picker,
+is the kernel's (``panel_core/labels.py``, ``panel_core/choices.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, select
 
 from panel_core import fields as kernel
-from panel_core.choices import MAX_OPTIONS
+from panel_core.choices import SELECT_LIMIT, Related, offer, wanted_key
 from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
@@ -73,22 +74,36 @@ def load_labels(
     return labels
 
 
-def load_options(
-    connection: Connection, found: Iterable[Target], actors: Mapping[str, Actor]
-) -> dict[str, list[tuple[Any, str]]]:
-    """For each field, the records it may refer to, in the order of their labels'
-    fields.
+def load_related(
+    connection: Connection,
+    found: Iterable[Target],
+    actors: Mapping[str, Actor],
+    current: Mapping[str, str],
+) -> dict[str, Related]:
+    """For each field, what its input offers: the records it may refer to, in the
+    order of their labels' fields, or a picker and the name of ``current[field]``.
 
     ``actors`` are the user acting on each field's target: its scope applies.
     """
-    options = {}
+    related = {}
     for target in found:
+        reach = target.panel.store.scope(actors.get(target.field))
         statement = (
             select(target.key, *target.shown)
-            .where(*target.panel.store.scope(actors.get(target.field)))
+            .where(*reach)
             .order_by(*target.shown, target.key)
-            .limit(MAX_OPTIONS)
+            .limit(SELECT_LIMIT + 1)
         )
-        rows = connection.execute(statement)
-        options[target.field] = [(row[0], target.label(row)) for row in rows]
-    return options
+        rows = [(row[0], target.label(row)) for row in connection.execute(statement)]
+        resource = type(target.panel.resource)
+        named = None
+        text = current.get(target.field)
+        key = wanted_key(resource, text) if len(rows) > SELECT_LIMIT else None
+        if text and key is not None:
+            statement = select(target.key, *target.shown).where(
+                target.key == key, *reach
+            )
+            row = connection.execute(statement).first()
+            named = (text, target.label(row)) if row is not None else None
+        related[target.field] = offer(resource, rows, named)
+    return related

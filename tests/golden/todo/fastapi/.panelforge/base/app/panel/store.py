@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
+    Column,
     ColumnElement,
     Connection,
     Engine,
@@ -84,6 +85,10 @@ class Relation:
     label: str
     exists: Select[Any]
     target: str  # the URI key of the resource it belongs to
+    # The target's key and the columns naming its records: sorting by the field
+    # sorts by them (``panel_core.labels``).
+    target_key: Column[Any] | None = None
+    shown: tuple[Column[Any], ...] = ()
 
 
 class Store(BulkMethods):
@@ -133,9 +138,10 @@ class Store(BulkMethods):
         ordered = {resource.key_name(), *resource.sortable_fields}
         self._columns = {name: table.c[name] for name in ordered}
         self._orders = {
-            name: (column.asc(), column.desc())
+            name: ([column.asc()], [column.desc()])
             for name, column in self._columns.items()
         }
+        self._orders.update(_orders_by_name(table, relations, self._columns))
         self._table_name = f'"{table.name}"'
         self._integer_key = kernel.json_type(resource.key_field) == "integer"
         self._search = tuple(_searchable(table, resource, n) for n in resource.search)
@@ -437,7 +443,11 @@ class Store(BulkMethods):
         # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
         # reads backwards from where it points.
         flip = query.backwards
-        return [self._orders[s.name][s.descending != flip] for s in query.order]
+        return [
+            term
+            for s in query.order
+            for term in self._orders[s.name][s.descending != flip]
+        ]
 
     def _after(self, query: ListQuery) -> ColumnElement[bool]:
         """Rows past the cursor in the list's order (before it for ``prev``)."""
@@ -570,6 +580,30 @@ class _Unique:
     def taken_by_other(self) -> Select[Any]:
         """``taken`` among the records other than ``:key``."""
         return self.taken.where(self.key != bindparam("key"))
+
+
+def _orders_by_name(
+    table: Table, relations: Sequence[Relation], sortable: Mapping[str, Any]
+) -> dict[str, tuple[list[Any], list[Any]]]:
+    """For each sortable belongs-to field: the orders by its target's name, then
+    its key (a record pointing nowhere sorts as the database puts NULLs)."""
+    orders = {}
+    for relation in relations:
+        column = sortable.get(relation.field)
+        if column is None or relation.target_key is None or not relation.shown:
+            continue
+        # An alias: a resource may belong to itself (a manager of employees).
+        target = relation.target_key.table.alias()
+        key = target.c[relation.target_key.name]
+        named = [
+            select(target.c[shown.name]).where(key == column).scalar_subquery()
+            for shown in relation.shown
+        ]
+        orders[relation.field] = (
+            [*(name.asc() for name in named), column.asc()],
+            [*(name.desc() for name in named), column.desc()],
+        )
+    return orders
 
 
 def _searchable(table: Table, resource: type[Resource], name: str) -> Any:
