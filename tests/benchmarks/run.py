@@ -3,6 +3,7 @@
     .venv/bin/python tests/benchmarks/run.py          # all of it, < 15 min on 2 cores
     .venv/bin/python tests/benchmarks/run.py --quick  # a ~2-minute smoke run
     .venv/bin/python tests/benchmarks/run.py --only serving,scale,workers
+    .venv/bin/python tests/benchmarks/run.py --only serving --stacks django
     .venv/bin/python tests/benchmarks/run.py --profile  # where the time goes
 
 Each comparison runs side by side in this one run (interleaved rounds, reverse order on
@@ -58,6 +59,8 @@ def _configs(args: argparse.Namespace) -> dict[str, object]:
     if args.fcg_all:
         generation = configs["generation"]
         generation.fcg_sizes = generation.sizes
+    if args.stacks:
+        configs["serving"].groups = tuple(g.strip() for g in args.stacks.split(","))
     if args.rounds:
         generation = configs["generation"]
         generation.rounds = dict.fromkeys(generation.sizes, args.rounds)
@@ -108,6 +111,11 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated sections to run (default: %(default)s)",
     )
     parser.add_argument("--rounds", type=int, help="rounds for every comparison")
+    parser.add_argument(
+        "--stacks",
+        choices=("fastapi", "django", "fastapi,django"),
+        help="serving: only the FastAPI or only the Django stacks (default: both)",
+    )
     parser.add_argument(
         "--fcg-all",
         action="store_true",

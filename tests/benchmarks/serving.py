@@ -45,6 +45,7 @@ class ServingConfig:
     warmup: int = 1
     connections: int = 16
     rows: int = ROWS
+    groups: tuple[str, ...] = ("fastapi", "django")  # which stacks to measure
 
 
 @dataclass
@@ -308,7 +309,7 @@ def run_serving(
     setup = prepare(work, config.rows, log)
     result.notes += setup.notes
     result.pragmas = setup.pragmas
-    result.stacks = stacks(setup)
+    result.stacks = [s for s in stacks(setup) if s.group in config.groups]
     script = post_script(work / "create.lua", json.dumps(CREATE_BODY))
     (work / "db").mkdir(exist_ok=True)
     for number, stack in interleave(config.rounds, result.stacks):

@@ -29,10 +29,13 @@ class PageUrls:
     def __init__(self, path: str, params: Iterable[tuple[str, str]]) -> None:
         self.path = path
         self._params = [(k, v) for k, v in params if k not in ("page", "cursor")]
+        # Every link shares the other parameters: encoded once, not once per link.
+        others = urlencode(self._params)
+        self._prefix = f"{path}?{others}&" if others else f"{path}?"
 
     def __call__(self, page: int) -> str:
         """The path of ``page`` with the request's other parameters."""
-        return f"{self.path}?{urlencode([*self._params, ('page', page)])}"
+        return f"{self._prefix}page={int(page)}"
 
     def cursor(self, token: str) -> str:
         """The path of the keyset page ``token`` names, with the other parameters."""

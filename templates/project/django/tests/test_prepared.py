@@ -1,8 +1,9 @@
 """Hot reads with SQL compiled once (``panel.prepared``): what the ORM would give.
 
-A record, a token's user, a session's user and a session are read with SQL compiled
-once; these tests hold them to the query sets they stand for, value and type, and to
-the same refusals (revoked tokens, inactive users, expired sessions).
+A record, an unnarrowed list page and its count, a token's user, a session's user and
+a session are read with SQL compiled once; these tests hold them to the query sets
+they stand for, value and type, and to the same refusals (revoked tokens, inactive
+users, expired sessions), with ``PANEL_PREPARED_QUERIES`` on and off.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from panel.auth_state import revoke_token
 from panel.registry import registry
 from panel.session_store import SessionStore
 from panel.users import PanelBackend, token_user
+from panel_core.query import EXACT
 from tests.test_api import Samples, create
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +39,34 @@ def test_a_record_is_what_the_query_set_gives(
     orm = store._rows.get(**{store._key: key})
     assert prepared == orm and list(prepared) == list(orm)
     assert [type(v) for v in prepared.values()] == [type(v) for v in orm.values()]
+
+
+@pytest.mark.parametrize("prepared", [True, False], ids=["prepared", "orm"])
+@pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.uri)
+def test_an_unnarrowed_list_page_is_what_the_query_set_gives(
+    api: Client, samples: Samples, resource: Any, settings: Any, prepared: bool
+) -> None:
+    settings.PANEL_PREPARED_QUERIES = prepared
+    for _ in range(3):
+        create(api, samples, resource.uri)
+    panel = registry().get(resource.uri)
+    store, key = panel.store, resource.key_name()
+    for params in (
+        [],
+        [("page", "2"), ("per_page", "2")],
+        [("sort", f"-{key}"), ("per_page", "2")],
+        [("total", "none"), ("per_page", "1")],
+        [("page", "9999")],
+    ):
+        query = panel.list_query(params, paging_modes=True)
+        rows, total = store.list_page(query, None)
+        ordered = store._rows.order_by(*store._order(query))
+        orm = list(ordered[query.offset : query.offset + query.limit])
+        assert rows == orm and [list(row) for row in rows] == [list(r) for r in orm]
+        assert [[type(v) for v in row.values()] for row in rows] == [
+            [type(v) for v in row.values()] for row in orm
+        ]
+        assert total == (store._rows.count() if query.total == EXACT else None)
 
 
 def test_a_token_user_is_the_user_unless_revoked_or_inactive(user: Any) -> None:

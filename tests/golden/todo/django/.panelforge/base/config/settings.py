@@ -132,11 +132,17 @@ AUTH_PASSWORD_VALIDATORS = [
 # Sessions and CSRF speak the same protocol as the FastAPI panels: the CSRF token
 # lives in the session, is sent as the ``_token`` form field or the X-CSRF-Token
 # header, and is printed in <meta name="csrf-token">.
-# Django's database sessions (logging out ends a session at once), read with SQL
-# compiled once instead of on every request.
-SESSION_ENGINE = "panel.session_store"
-# Sessions' users are read by PanelBackend (SQL compiled once); ModelBackend still
-# serves the sessions it started.
+# Django's database sessions (logging out ends a session at once). The default,
+# panel.session_store, is Django's database engine reading the session's row with SQL
+# compiled once (speed tuning, see PANEL_PREPARED_QUERIES); SESSION_ENGINE=
+# django.contrib.sessions.backends.db is Django's own, with the same sessions.
+SESSION_ENGINE = env_choice(
+    "SESSION_ENGINE",
+    "panel.session_store",
+    ("panel.session_store", "django.contrib.sessions.backends.db"),
+)
+# Sessions' users are read by PanelBackend (SQL compiled once, or with the ORM when
+# PANEL_PREPARED_QUERIES is off); ModelBackend still serves the sessions it started.
 AUTHENTICATION_BACKENDS = [
     "panel.users.PanelBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -198,6 +204,11 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = max(1000, PANEL_MAX_MASS_DELETE + 100)
 PANEL_TRIM_STRINGS = env_bool("TRIM_STRINGS", True)
 # CSV imports (…/handler/import) larger than this are refused with 413.
 PANEL_MAX_IMPORT_SIZE = env_int("MAX_IMPORT_SIZE", 10 * 1024 * 1024, low=1024)
+# Speed tuning (panel/prepared.py, generated): the hot reads (a record by key, a list
+# nobody narrowed and its count, a session, the user of a session or token) run SQL
+# Django compiled once, with each request's values. PREPARED_QUERIES=0 has Django's
+# ORM build and compile them on every request instead: the same answers, slower.
+PANEL_PREPARED_QUERIES = env_bool("PREPARED_QUERIES", True)
 # REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the
 # If-Match header holding its ETag (else 428), so that no client can overwrite a
 # change it has not seen. The edit form always sends the version it loaded.

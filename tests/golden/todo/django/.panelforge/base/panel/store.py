@@ -55,10 +55,14 @@ from panel_core.search import FOLD_FUNCTION, needs_folding
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
-from .prepared import PreparedQuery
+from .prepared import PreparedCount, PreparedQuery
 from .store_bulk import BulkMethods
 
 Record = dict[str, Any]
+# The page and count SQL of an unnarrowed list in one order; at most this many orders
+# are kept per resource (sorts beyond are compiled on each request).
+_PlainPage = tuple[PreparedQuery, PreparedCount]
+_PLAIN_ORDERS = 32
 _REFERENCED = (IntegrityError, models.ProtectedError, models.RestrictedError)
 
 
@@ -107,6 +111,9 @@ class Store(BulkMethods):
         self._names = tuple(f.name for f in resource.readable_fields)
         # Never evaluated itself (it would cache rows): every use chains a copy.
         self._rows = self._manager.values(*self._names)
+        # The unnarrowed lists, by order (``_plain_page``).
+        self._model = model
+        self._plain: dict[tuple[tuple[str, ...], bool], _PlainPage] = {}
         # A record by key: the hot read, its SQL compiled once.
         self._one = PreparedQuery(
             model,
@@ -158,7 +165,10 @@ class Store(BulkMethods):
         reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
         ``trashed``: the page of the trash instead.
         """
-        conditions = self._conditions(query) + self.scope(actor, trashed=trashed)
+        asked = self._conditions(query)
+        if not asked and self._is_plain(query, actor):
+            return self._plain_page(query, trashed)
+        conditions = asked + self.scope(actor, trashed=trashed)
         rows = self._rows.filter(*conditions)
         total: int | None = None
         if query.total == EXACT and not query.keyset:
@@ -171,6 +181,36 @@ class Store(BulkMethods):
             rows = rows.filter(self._after(query))
         page = rows.order_by(*self._order(query))
         return list(page[query.offset : query.offset + query.limit]), total
+
+    @staticmethod
+    def _is_plain(query: ListQuery, actor: Actor | None) -> bool:
+        """Whether a list with no filter, search or tag is narrowed by nothing else
+        either (a cursor, an estimated total, the actor's scope)."""
+        unscoped = actor is None or not actor.lifecycle.scoped
+        return unscoped and query.cursor is None and query.total != ESTIMATE
+
+    def _plain_page(
+        self, query: ListQuery, trashed: bool
+    ) -> tuple[list[Record], int | None]:
+        """``list_page`` of a list nobody narrowed (no filter, search, tag, scope or
+        cursor): the hot read of the index, its count and page SQL compiled once
+        per order (``panel.prepared``)."""
+        order = tuple(self._order(query))
+        prepared = self._plain.get((order, trashed))
+        if prepared is None:
+            rows = self._rows.filter(*(self._trashed if trashed else self._live))
+            page = PreparedQuery(self._model, lambda _: rows.order_by(*order), {})
+            prepared = (page, PreparedCount(rows))
+            if len(self._plain) < _PLAIN_ORDERS:
+                self._plain[(order, trashed)] = prepared
+        page, counted = prepared
+        total: int | None = None
+        if query.total == EXACT and not query.keyset:
+            total = counted.count()
+            if query.offset >= total:
+                return [], total
+        found = page.rows({}, limit=query.limit, offset=query.offset)
+        return [dict(zip(self._names, row, strict=True)) for row in found], total
 
     def _estimate(self, conditions: Sequence[Q | IContains]) -> int:
         """How many rows match: exact up to ``ESTIMATE_CAP``, then estimated.
