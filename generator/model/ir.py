@@ -76,8 +76,8 @@ class Field:
     required: bool = False
     description: str | None = None
     relation: str | None = None  # name of the resource this field belongs to
-    # what deleting the related record does (relations only): "restrict",
-    # "cascade" or "set_null"; None means the default, restrict
+    # what deleting the related record does (relations only): "restrict" (the
+    # manifest's default), "cascade" or "set_null"; None for other fields
     on_delete: str | None = None
     sortable: bool = True
     filterable: bool = True

@@ -11,9 +11,15 @@ import yaml
 
 from generator.errors import Issue, ManifestError
 from generator.manifest.load import parse_manifest
+from generator.model.irdata import project_from_data, project_to_data
 from generator.model.kernel_fields import kernel_field
+from generator.regen.change_plan import plan_changes
+from generator.regen.migrations import diff_schema
+from generator.render.jinja import render_plans
 from generator.targets.django import storage as django_storage
+from generator.targets.django.target import DjangoTarget
 from generator.targets.fastapi import storage as fastapi_storage
+from generator.targets.fastapi.target import FastAPITarget
 
 
 def manifest(author: dict[str, Any], required: list[str] | None = None) -> str:
@@ -51,7 +57,8 @@ def test_the_rule_is_read_and_written_on_both_frameworks(
     author = dict(RELATION, **({"on_delete": declared} if declared else {}))
     project = parse_manifest(manifest(author), "m.yaml")
     field = project.resource("Book").field("author")
-    assert (field.on_delete, field.delete_rule) == (declared, rule)
+    assert (field.on_delete, field.delete_rule) == (rule, rule)
+    assert project.resource("Book").field("title").on_delete is None
     assert fastapi_storage.on_delete(field) == fastapi
     assert django_storage.on_delete(field) == django
     options = dict(kernel_field(field, project).kwargs)
@@ -85,3 +92,44 @@ def test_on_delete_needs_a_relation_m042_and_a_known_rule_m010() -> None:
         "resources.Book.fields.author.on_delete",
     )
     assert "'set_null'" in issue.message
+
+
+def _recorded_before_delete_rules(project: Any) -> Any:
+    """``project`` as a state file written before ``on_delete`` existed records it."""
+    data = project_to_data(project)
+    for resource in data["resources"]:
+        for field in resource["fields"]:
+            field.pop("on_delete", None)
+    return project_from_data(data)
+
+
+def test_the_state_records_the_rule_and_reads_the_old_default() -> None:
+    project = parse_manifest(manifest(dict(RELATION, on_delete="cascade")), "m.yaml")
+    assert project_from_data(project_to_data(project)) == project
+    # Before delete rules, an optional relation's foreign key was SET NULL.
+    optional = parse_manifest(manifest(dict(RELATION)), "m.yaml")
+    old = _recorded_before_delete_rules(optional)
+    assert old.resource("Book").field("author").on_delete == "set_null"
+    required = parse_manifest(manifest(dict(RELATION), ["author"]), "m.yaml")
+    old = _recorded_before_delete_rules(required)
+    assert old.resource("Book").field("author").on_delete == "restrict"
+
+
+def test_changing_a_rule_is_a_safe_change_of_the_foreign_key() -> None:
+    optional = parse_manifest(manifest(dict(RELATION)), "m.yaml")
+    old = _recorded_before_delete_rules(optional)
+    (change,) = plan_changes(diff_schema(old, optional)).changes
+    assert change.kind == "safe", str(change)
+    assert "books.author" in str(change)
+    migration = FastAPITarget().schema_migration(old, optional, {})
+    assert migration is not None
+    (code,) = render_plans([migration]).values()
+    assert 'ondelete="RESTRICT"' in code and 'ondelete="SET NULL"' in code
+    assert "drop_column" not in code and "add_column" not in code
+    existing = {"app/migrations/0001_initial.py": "dependencies = []\n"}
+    django = DjangoTarget().schema_migration(old, optional, existing)
+    assert django is not None
+    (code,) = render_plans([django]).values()
+    assert "on_delete=models.PROTECT" in code
+    assert "AlterField" in code and "RemoveField" not in code
+    assert not plan_changes(diff_schema(optional, optional)).changes
