@@ -18,7 +18,7 @@ from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforg
 
 from generator.manifest.load import load_manifest
 
-from .support import PASSWORD, Api, Deployment, crud
+from .support import HTML, PASSWORD, Api, Deployment, crud, page
 
 HERE = REPO / "tests" / "conformance" / "delete_rules"
 MANIFEST = load_manifest(HERE / "rules.yaml")
@@ -226,3 +226,73 @@ def test_mass_delete_is_all_or_nothing(apis: list[Api]) -> None:
         {"deleted": 2} | {k: v for k, v in done[1].items() if k != "deleted"},
     )
     assert all(gone)
+
+
+def _form_delete(api: Api, resource: Any, key: Any, **fields: str) -> Any:
+    """Delete from the pages as a browser without JavaScript does."""
+    data = {
+        "_token": api.token or "",
+        "_method": "DELETE",
+        "_redirect": page(resource, "index-page"),
+        **fields,
+    }
+    return api.post(crud(resource, key), data=data, headers=HTML)
+
+
+def _page(response: Any) -> str:
+    return _TOKEN.sub(r"\1…", response.text)
+
+
+def test_pages_ask_before_a_cascade_and_show_a_refusal(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        publisher = _made(api, PUBLISHER, name="Asked")
+        books = [_made(api, BOOK, title=f"A{n}", publisher=publisher) for n in range(2)]
+        reviews = [_made(api, REVIEW, text="Ok", book=key) for key in books]
+        asked = _form_delete(api, PUBLISHER, publisher)
+        kept = [_exists(api, BOOK, key) for key in books] + [
+            _exists(api, PUBLISHER, publisher)
+        ]
+        confirmed = _form_delete(api, PUBLISHER, publisher, _confirmed="1")
+        gone = [not _exists(api, REVIEW, key) for key in reviews] + [
+            not _exists(api, PUBLISHER, publisher)
+        ]
+        # A delete that takes nothing along is done at once.
+        alone = _made(api, PUBLISHER, name="Alone")
+        direct = _form_delete(api, PUBLISHER, alone)
+        # A refused one shows the 409's message; nothing is deleted.
+        author = _made(api, AUTHOR, name="Held")
+        other = _made(api, PUBLISHER, name="Other")
+        _made(api, BOOK, title="Holds", publisher=other, author=author)
+        refused = _form_delete(api, AUTHOR, author)
+        answers.append(
+            (
+                publisher,
+                author,
+                (asked.status_code, _page(asked)),
+                kept,
+                (confirmed.status_code, confirmed.headers.get("location")),
+                gone,
+                (direct.status_code, direct.headers.get("location")),
+                (refused.status_code, _page(refused)),
+                _exists(api, AUTHOR, author),
+            )
+        )
+    publisher, author, asked, kept, confirmed, gone, direct, refused, held = _same(
+        answers
+    )
+    status, html = asked
+    assert status == 200, html
+    assert "<h1>Delete Publisher Asked?</h1>" in html
+    assert f'action="{crud(PUBLISHER, publisher)}"' in html
+    assert f'<a href="{page(BOOK, "index-page")}">Books</a>: 2' in html
+    assert f'<a href="{page(REVIEW, "index-page")}">Reviews</a>: 2' in html
+    assert 'name="_confirmed" value="1"' in html and 'name="_token"' in html
+    assert all(kept)
+    assert confirmed == (303, page(PUBLISHER, "index-page"))
+    assert all(gone)
+    assert direct == (303, page(PUBLISHER, "index-page"))
+    status, html = refused
+    assert status == 409
+    assert f"Author {author} cannot be deleted: 1 Book refers to it." in html
+    assert held
