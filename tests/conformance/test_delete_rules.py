@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforge
@@ -296,3 +297,45 @@ def test_pages_ask_before_a_cascade_and_show_a_refusal(apis: list[Api]) -> None:
     assert status == 409
     assert f"Author {author} cannot be deleted: 1 Book refers to it." in html
     assert held
+
+
+def _form_mass_delete(api: Api, resource: Any, keys: list[Any], **fields: str) -> Any:
+    """The index page's "Delete selected", as a browser without JavaScript sends it."""
+    data: list[tuple[str, Any]] = [
+        ("_token", api.token or ""),
+        ("_method", "DELETE"),
+        ("_redirect", page(resource, "index-page")),
+        *(("ids[]", str(key)) for key in keys),
+        *fields.items(),
+    ]
+    form = {**HTML, "Content-Type": "application/x-www-form-urlencoded"}
+    return api.post(crud(resource), content=urlencode(data), headers=form)
+
+
+def test_the_index_pages_mass_delete_asks_too(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        chosen = [_made(api, PUBLISHER, name=f"Chosen {n}") for n in range(2)]
+        books = [_made(api, BOOK, title="C", publisher=key) for key in chosen]
+        asked = _form_mass_delete(api, PUBLISHER, chosen)
+        kept = [_exists(api, BOOK, key) for key in books]
+        confirmed = _form_mass_delete(api, PUBLISHER, chosen, _confirmed="1")
+        gone = [not _exists(api, BOOK, key) for key in books]
+        answers.append(
+            (
+                chosen,
+                (asked.status_code, _page(asked)),
+                kept,
+                (confirmed.status_code, confirmed.headers.get("location")),
+                gone,
+            )
+        )
+    chosen, asked, kept, confirmed, gone = _same(answers)
+    status, html = asked
+    assert status == 200, html
+    assert "<h1>Delete 2 Publishers?</h1>" in html
+    assert f'<a href="{page(BOOK, "index-page")}">Books</a>: 2' in html
+    for key in chosen:
+        assert f'<input type="hidden" name="ids[]" value="{key}">' in html
+    assert all(kept) and all(gone)
+    assert confirmed == (303, page(PUBLISHER, "index-page"))

@@ -45,13 +45,43 @@ def confirmation_context(
             (resource.title, page_url(panel.uri, "index-page")),
             (name, page_url(panel.uri, "detail-page", key)),
         ],
-        "cascaded": [
-            {**entry, "url": page_url(entry["resource"], "index-page")}
-            for entry in rules.cascade_counts(plan)
-        ],
-        "record_url": record_url(panel.crud_url, key),
+        "cascaded": _cascaded(rules, plan),
+        "action": record_url(panel.crud_url, key),
+        "ids": [],
         "cancel_url": page_url(panel.uri, "detail-page", key),
         "redirect": redirect or page_url(panel.uri, "index-page"),
         "version": version,
         "confirmed_field": CONFIRMED_FIELD,
     }
+
+
+def mass_confirmation_context(
+    panel: PanelResource[Any],
+    rules: DeleteRules,
+    plan: DeletePlan,
+    *,
+    redirect: str | None,
+) -> dict[str, Any]:
+    """The confirmation page of a mass delete: the same, for the selected records."""
+    resource = type(panel.resource)
+    index = page_url(panel.uri, "index-page")
+    name = f"{len(plan.keys)} {rules.label(panel.uri, len(plan.keys))}"
+    return {
+        "heading": f"Delete {name}?",
+        "name": name,
+        "crumbs": [(resource.title, index)],
+        "cascaded": _cascaded(rules, plan),
+        "action": panel.crud_url,
+        "ids": list(plan.keys),
+        "cancel_url": index,
+        "redirect": redirect or index,
+        "version": None,
+        "confirmed_field": CONFIRMED_FIELD,
+    }
+
+
+def _cascaded(rules: DeleteRules, plan: DeletePlan) -> list[dict[str, Any]]:
+    return [
+        {**entry, "url": page_url(entry["resource"], "index-page")}
+        for entry in rules.cascade_counts(plan)
+    ]

@@ -172,6 +172,17 @@ class Store(BulkMethods):
         self.fetch(key, actor)
         return self._rules.plan(self._uri, [key], self._tables)
 
+    def mass_deletion(self, keys: Sequence[Any], actor: Actor) -> DeletePlan | None:
+        """``deletion`` of the records with these keys that ``actor`` may reach."""
+        if self._soft or self._rules is None or self._tables is None:
+            return None
+        if not self._referred():
+            return None
+        rows = self._manager.filter(*self.scope(actor), **{self._key + "__in": keys})
+        found = set(rows.values_list(self._key, flat=True))
+        reached = [key for key in dict.fromkeys(keys) if key in found]
+        return self._rules.plan(self._uri, reached, self._tables)
+
     def scope(self, actor: Actor | None, *, trashed: bool = False) -> list[Q]:
         """The conditions keeping ``actor`` to the records its scope lets it reach:
         the live ones (``trashed``: those in the trash)."""

@@ -22,6 +22,7 @@ from panel_core.abilities import DELETE, VIEW
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
     confirmation_context,
+    mass_confirmation_context,
     needs_confirmation,
 )
 from panel_core.inputs import without_blank_secrets
@@ -82,6 +83,11 @@ async def mass_delete(request: Request, panel: Panel) -> Response:
     """Delete the records listed in ``ids``, all in one transaction."""
     body = await read_body(request, _settings(request).max_body_size)
     keys = panel.inputs.ids(body, request.query_params.multi_items())
+    if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+        asking = await run_in_threadpool(_mass_confirmation, request, panel, keys)
+        if asking is not None:
+            names = resource_templates(panel.uri, "delete.html")
+            return render(request, names, asking)
     deleted = await run_in_threadpool(
         panel.store.delete_many, _engine(request), keys, actor(request, panel)
     )
@@ -201,6 +207,22 @@ def _confirmation(
         redirect=form_value(request, "_redirect"),
         version=form_value(request, VERSION_FIELD),
     )
+
+
+def _mass_confirmation(
+    request: Request, panel: PanelResource, keys: list[Any]
+) -> dict[str, Any] | None:
+    """``_confirmation`` of a mass delete from the index page."""
+    plan = panel.store.mass_deletion(_engine(request), keys, actor(request, panel))
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
+    if not needs_confirmation(plan):
+        return None
+    redirect = form_value(request, "_redirect")
+    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
 
 
 def _index_page(panel: PanelResource) -> str:

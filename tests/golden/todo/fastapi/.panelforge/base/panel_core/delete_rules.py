@@ -156,7 +156,7 @@ class DeleteRules:
         entries = [
             {
                 "resource": uri,
-                "label": self._label(uri, count),
+                "label": self.label(uri, count),
                 "count": count,
             }
             for uri, count in plan.blocking.items()
@@ -171,11 +171,12 @@ class DeleteRules:
     def cascade_counts(self, plan: DeletePlan) -> list[dict[str, Any]]:
         """What a cascade deletes with the records: resource, label and count each."""
         return [
-            {"resource": uri, "label": self._label(uri, len(keys)), "count": len(keys)}
+            {"resource": uri, "label": self.label(uri, len(keys)), "count": len(keys)}
             for uri, keys in plan.cascaded.items()
         ]
 
-    def _label(self, uri: str, count: int) -> str:
+    def label(self, uri: str, count: int) -> str:
+        """How ``count`` records of ``uri`` are called: ``Book``, ``Books``."""
         cls = self._classes[uri]
         return str(cls.name) if count == 1 else (cls.title or str(cls.name))
 

@@ -23,6 +23,7 @@ from panel_core.abilities import DELETE, VIEW
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
     confirmation_context,
+    mass_confirmation_context,
     needs_confirmation,
 )
 from panel_core.inputs import without_blank_secrets
@@ -96,6 +97,11 @@ class CollectionView(_CrudView):
         panel = registry().get(resourceUri)
         query = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
         keys = panel.inputs.ids(read_body(request), query)
+        if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+            asking = _mass_confirmation(request, panel, keys)
+            if asking is not None:
+                names = resource_templates(panel.uri, "delete.html")
+                return render(request, names, asking)
         deleted = panel.store.delete_many(keys, actor(request, panel))
         if not wants_json(request):
             noun = "record" if deleted == 1 else "records"
@@ -181,6 +187,22 @@ def _confirmation(
         redirect=form_value(request, "_redirect"),
         version=form_value(request, VERSION_FIELD),
     )
+
+
+def _mass_confirmation(
+    request: HttpRequest, panel: PanelResource, keys: list[Any]
+) -> dict[str, Any] | None:
+    """``_confirmation`` of a mass delete from the index page."""
+    plan = panel.store.mass_deletion(keys, actor(request, panel))
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
+    if not needs_confirmation(plan):
+        return None
+    redirect = form_value(request, "_redirect")
+    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
 
 
 def _expected(request: HttpRequest) -> Expected | None:

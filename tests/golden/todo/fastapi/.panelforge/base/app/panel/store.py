@@ -257,6 +257,18 @@ class Store(BulkMethods):
             self._fetch_in(connection, key, actor)
             return self._rules.plan(self._uri, [key], self._tables(connection))
 
+    def mass_deletion(
+        self, engine: Engine, keys: Sequence[Any], actor: Actor
+    ) -> DeletePlan | None:
+        """``deletion`` of the records with these keys that ``actor`` may reach."""
+        if self._soft or self._rules is None or not self._referred():
+            return None
+        with transaction(engine) as connection:
+            found = select(self._key).where(self._key.in_(keys), *self.scope(actor))
+            reached = set(connection.execute(found).scalars())
+            keys = [key for key in dict.fromkeys(keys) if key in reached]
+            return self._rules.plan(self._uri, keys, self._tables(connection))
+
     @property
     def delete_rules(self) -> DeleteRules | None:
         """The delete rules between the registered resources."""
