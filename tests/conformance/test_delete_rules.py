@@ -27,7 +27,7 @@ PUBLISHER, AUTHOR, EDITOR = (
     MANIFEST.resource(n) for n in ("Publisher", "Author", "Editor")
 )
 BOOK, REVIEW, QUOTE = (MANIFEST.resource(n) for n in ("Book", "Review", "Quote"))
-CATEGORY = MANIFEST.resource("Category")
+CATEGORY, SERIES = MANIFEST.resource("Category"), MANIFEST.resource("Series")
 ADMIN = "admin@example.com"
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 
@@ -339,3 +339,26 @@ def test_the_index_pages_mass_delete_asks_too(apis: list[Api]) -> None:
         assert f'<input type="hidden" name="ids[]" value="{key}">' in html
     assert all(kept) and all(gone)
     assert confirmed == (303, page(PUBLISHER, "index-page"))
+
+
+def test_a_trash_never_refuses_but_deleting_for_good_follows_the_rule(
+    apis: list[Api],
+) -> None:
+    answers = []
+    for api in apis:
+        publisher = _made(api, PUBLISHER, name="Trashy")
+        series = _made(api, SERIES, name="Earthsea")
+        book = _made(api, BOOK, title="Tehanu", publisher=publisher, series=series)
+        trashed = api.request("DELETE", crud(SERIES, series))
+        forced = api.request("DELETE", f"{crud(SERIES, series)}/force")
+        kept = api.get(crud(BOOK, book)).json()["series"]
+        answers.append((series, _answer(trashed)[0], _answer(forced), kept))
+    series, trashed, forced, kept = _same(answers)
+    assert trashed == 200 and kept == series
+    assert forced == (
+        409,
+        {
+            "message": f"Series {series} cannot be deleted: 1 Book refers to it.",
+            "references": [{"resource": BOOK.uri, "label": "Book", "count": 1}],
+        },
+    )
