@@ -2,8 +2,9 @@
 takes the referring records along (recursively), set_null clears the reference.
 
 One project per framework is generated from ``delete_rules/rules.yaml`` and served on
-SQLite (and PostgreSQL when it answers); both servers run at once and get the same
-requests in the same order, so their answers (keys included) are compared whole.
+SQLite (and PostgreSQL and MariaDB when they answer); both servers run at once and get
+the same requests in the same order, so their answers (keys included) are compared
+whole.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforge
+from conftest import (
+    FRAMEWORKS,
+    MARIADB_PARAM,
+    REPO,
+    SERVERS,
+    mariadb_database,
+    postgres_database,
+    run_panelforge,
+)
 
 from generator.manifest.load import load_manifest
 
@@ -34,7 +43,11 @@ _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"'
 
 @pytest.fixture(
     scope="module",
-    params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+    params=[
+        "sqlite",
+        pytest.param("postgres", marks=pytest.mark.postgres),
+        MARIADB_PARAM,
+    ],
 )
 def apis(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -54,7 +67,7 @@ def apis(
                 url = (
                     f"sqlite:///{folder / 'rules.db'}"
                     if database == "sqlite"
-                    else stack.enter_context(postgres_database())
+                    else stack.enter_context(_server_database(database))
                 )
                 server = SERVERS[framework](project, url)
                 servers.append(server)
@@ -71,6 +84,10 @@ def apis(
                 api.client.close()
             for server in servers:
                 server.stop()
+
+
+def _server_database(database: str) -> Any:
+    return postgres_database() if database == "postgres" else mariadb_database()
 
 
 def _made(api: Api, resource: Any, **body: Any) -> Any:
