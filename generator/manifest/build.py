@@ -112,6 +112,7 @@ def build_field(
         required=(required or is_key) and not generated,
         description=spec.get("description"),
         relation=spec.get("relation"),
+        on_delete=spec.get("on_delete", "restrict" if spec.get("relation") else None),
         sortable=spec.get("sortable", fmt not in ("text", "password")),
         filterable=spec.get("filterable", fmt != "password"),
         renamed_from=spec.get("renamed_from"),

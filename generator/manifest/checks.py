@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
@@ -44,6 +45,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     for name, spec in resources.items():
         issues += resource_issues(document, name, spec, key_types)
         issues += display_issues(document, name, spec)
+        issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
         issues += unique_issues(document, name, spec)
     issues += _clash_issues(document, resources)

@@ -76,6 +76,9 @@ class Field:
     required: bool = False
     description: str | None = None
     relation: str | None = None  # name of the resource this field belongs to
+    # what deleting the related record does (relations only): "restrict" (the
+    # manifest's default), "cascade" or "set_null"; None for other fields
+    on_delete: str | None = None
     sortable: bool = True
     filterable: bool = True
     renamed_from: str | None = None
@@ -95,6 +98,11 @@ class Field:
     def has_default(self) -> bool:
         """Whether the manifest gave this field a default value."""
         return self.default is not MISSING
+
+    @property
+    def delete_rule(self) -> str:
+        """What deleting the related record does: ``restrict`` unless declared."""
+        return self.on_delete or "restrict"
 
     @property
     def column_nullable(self) -> bool:

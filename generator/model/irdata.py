@@ -89,7 +89,9 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
     data = {
         f.name: _plain(getattr(field, f.name))
         for f in fields(field)
-        if f.name != "default" and (f.name != "default_sql" or field.default_sql)
+        if f.name != "default"
+        and (f.name != "default_sql" or field.default_sql)
+        and (f.name != "on_delete" or field.on_delete)
     }
     if field.has_default:
         data["default"] = field.default
@@ -105,6 +107,8 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    if values.get("relation") and "on_delete" not in values:
+        values["on_delete"] = _rule_before_delete_rules(values)
     if values.get("format") == "decimal":
         for name in _DECIMAL_VALUES:
             if isinstance(values.get(name), str):
@@ -113,6 +117,13 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
 
 
 _DECIMAL_VALUES = ("default", "minimum", "maximum")
+
+
+def _rule_before_delete_rules(values: dict[str, Any]) -> str:
+    """The delete rule of a relation recorded before ``on_delete`` existed: its
+    foreign key cleared an optional link and refused otherwise."""
+    recorded = ir.Field(**{**values, "on_delete": "restrict"})
+    return "set_null" if recorded.column_nullable else "restrict"
 
 
 def _plain(value: Any) -> Any:

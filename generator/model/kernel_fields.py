@@ -110,6 +110,8 @@ def _class_options(
         target = project.resource(field.relation)
         options.append(("resource", target.uri))
         options.append(("key_type", _key_type(target.key_field)))
+        rule = field.delete_rule
+        options.append(("on_delete", None if rule == "restrict" else rule))
     if cls in _LENGTH_CLASSES:
         options += [
             ("min_length", field.min_length),

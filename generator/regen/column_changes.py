@@ -71,6 +71,12 @@ def kept_column(change: TableChange, old: ir.Field, new: ir.Field) -> Iterator[C
     yield from _enum_change(change, old, new, column, where)
     if old.column_nullable and not new.column_nullable:
         yield _tightened(change, old, new, column, where)
+    if old.relation and new.relation and old.delete_rule != new.delete_rule:
+        text = (
+            f"change the delete rule of {column} from {old.delete_rule} to "
+            f"{new.delete_rule} (the foreign key only; no row changes)"
+        )
+        yield Change(SAFE, text, where + ".on_delete")
     if new.unique and not old.unique:
         hint = f"make those values distinct first, or remove {where}.unique"
         check = _check(change, old, "duplicates", None, hint)

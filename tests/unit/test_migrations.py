@@ -210,8 +210,8 @@ def test_relation_made_required_is_not_filled_with_a_made_up_value() -> None:
     after = edited(("required: [title]", "required: [title, category]"))
     code = upgrade_code(project(), after)
     assert ".values(" not in code  # the data check refuses while NULLs remain
-    # The foreign key's ON DELETE follows nullability: it is recreated.
-    assert 'ondelete="RESTRICT"' in code
+    # The foreign key's ON DELETE is the delete rule, not the nullability: it stays.
+    assert "foreign_key" not in code
 
 
 @pytest.mark.parametrize(

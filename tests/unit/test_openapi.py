@@ -213,6 +213,7 @@ def test_component_names_follow_the_model(library: dict[str, Any]) -> None:
     assert reserved == (
         "Message",
         "ValidationError",
+        "ConflictError",
         "PaginationLink",
         "DeleteResponse",
         "MassDeleteResponse",

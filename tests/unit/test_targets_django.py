@@ -76,18 +76,19 @@ def test_model_field_per_declaration(declared: ir.Field, expected: str) -> None:
     assert code == "models." + expected
 
 
-def test_relations_keep_the_column_name_and_protect_required_links() -> None:
+def test_relations_keep_the_column_name_and_follow_their_delete_rule() -> None:
     library = projects.library()
     book = library.resource("Book")
     author = book.field("author")
     model = storage.field_call(author, library, migration=False)
     assert model == (
-        'models.ForeignKey("Author", models.SET_NULL, db_column="author", '
+        'models.ForeignKey("Author", models.PROTECT, db_column="author", '
         'related_name="+", null=True)'
     )
-    required = replace(author, required=True)
-    assert "models.PROTECT" in storage.field_call(required, library, migration=False)
-    migration = storage.field_call(author, library, migration=True)
+    cascade = replace(author, on_delete="cascade")
+    assert "models.CASCADE" in storage.field_call(cascade, library, migration=False)
+    cleared = replace(author, on_delete="set_null")
+    migration = storage.field_call(cleared, library, migration=True)
     assert migration.startswith(
         'models.ForeignKey(on_delete=models.SET_NULL, to="app.author"'
     )

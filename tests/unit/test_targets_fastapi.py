@@ -219,9 +219,12 @@ def test_column_args_of_keys_relations_and_indexes() -> None:
     ]
     assert storage.column_args(book.field("author"), library) == [
         "sa.BigInteger",
-        'sa.ForeignKey("authors.id", ondelete="SET NULL")',
+        'sa.ForeignKey("authors.id", ondelete="RESTRICT")',
         "index=True",
     ]
+    for rule, clause in (("cascade", "CASCADE"), ("set_null", "SET NULL")):
+        ruled = replace(book.field("author"), on_delete=rule)
+        assert f'ondelete="{clause}"' in storage.column_args(ruled, library)[1]
     assert "index=True" not in storage.column_args(book.field("summary"), library)
 
 
@@ -350,7 +353,7 @@ def test_migration_table_has_keys_constraints_and_indexes() -> None:
     elements = "\n".join(table["elements"])
     assert 'sa.PrimaryKeyConstraint("id", name=op.f("pk_books")),' in elements
     assert 'name=op.f("fk_books_author_authors"),' in elements
-    assert 'ondelete="SET NULL",' in elements
+    assert 'ondelete="RESTRICT",' in elements
     assert (
         'op.create_index(op.f("ix_books_title"), "books", ["title"])'
         in table["indexes"]
@@ -387,7 +390,8 @@ def test_api_test_cases_follow_the_fields() -> None:
         "search": True,
         "relation": True,
         "required": True,
-        "required_relation": False,
+        "restricted_relation": True,
+        "cascading_relation": False,
         "round_trip": True,
         "trashed_relation": False,
     }

@@ -67,9 +67,17 @@ def db_default_imports(code: str) -> tuple[list[str], list[str]]:
     )
 
 
+# A relation's ``on_delete`` as Django's (which the store's own rules match).
+_ON_DELETE = {
+    "restrict": "models.PROTECT",
+    "cascade": "models.CASCADE",
+    "set_null": "models.SET_NULL",
+}
+
+
 def on_delete(field: ir.Field) -> str:
-    """What deleting a related record does: clear an optional link, else refuse."""
-    return "models.SET_NULL" if field.column_nullable else "models.PROTECT"
+    """The model's ``on_delete``: the relation's delete rule."""
+    return _ON_DELETE[field.delete_rule]
 
 
 def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:

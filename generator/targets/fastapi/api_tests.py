@@ -270,7 +270,9 @@ def _cases(
     for case in ("wrong_type", "not_null", "patch", "filter", "search", "relation"):
         cases[case] = f"{case.upper()}_FIELD" in names
     relation = _relation_field(resource, project)
-    cases["required_relation"] = relation is not None and not relation.column_nullable
+    rule = relation.delete_rule if relation is not None else None
+    cases["restricted_relation"] = rule == "restrict"
+    cases["cascading_relation"] = rule == "cascade"
     target = project.resource(relation.relation or "") if relation else None
     cases["trashed_relation"] = target is not None and target.soft_delete
     cases["round_trip"] = _round_trips(resource)

@@ -117,9 +117,13 @@ def _foreign_key(field: ir.Field, project: ir.Project, *, later: bool) -> str:
     return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))}{alter})"
 
 
+# A relation's ``on_delete`` as the foreign key's ``ON DELETE`` clause.
+_ON_DELETE = {"restrict": "RESTRICT", "cascade": "CASCADE", "set_null": "SET NULL"}
+
+
 def on_delete(field: ir.Field) -> str:
-    """What deleting a related record does: clear an optional link, else refuse."""
-    return "SET NULL" if field.column_nullable else "RESTRICT"
+    """The foreign key's ``ON DELETE``: the relation's delete rule."""
+    return _ON_DELETE[field.delete_rule]
 
 
 # What the database fills in for a field's ``default_sql`` (portable SQLAlchemy).

@@ -13,6 +13,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from . import fields as kernel
 from .abilities import Roles, RoleTable
+from .delete_rules import DeleteRules
 from .errors import InvalidInput, NotFound
 from .inputs import Inputs
 from .lifecycle import Actor, Awaiter, Lifecycle
@@ -93,6 +94,7 @@ class Registry(Generic[StoreT]):
             if cls.uri in classes:
                 raise DeclarationError(f"two resources use the URI key {cls.uri!r}")
             classes[cls.uri] = cls
+        self.delete_rules = DeleteRules(classes)
         self._resources = {
             uri: _panel_resource(
                 cls,

@@ -37,6 +37,7 @@ from django.db.models.lookups import Contains, IContains
 
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
+from panel_core.delete_rules import DeletePlan, DeleteRules
 from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import Decimal, json_type
 from panel_core.inputs import stored_forms
@@ -57,6 +58,7 @@ from panel_core.versions import Expected
 
 from .prepared import PreparedCount, PreparedQuery
 from .store_bulk import BulkMethods
+from .store_rules import Tables
 
 Record = dict[str, Any]
 # The page and count SQL of an unnarrowed list in one order; at most this many orders
@@ -95,6 +97,9 @@ class Store(BulkMethods):
         self._model_label = model._meta.label
         self._relations = tuple(relations)
         self._targets: dict[str, Lifecycle] = {}
+        self._rules: DeleteRules | None = None
+        self._tables: Tables | None = None
+        self._uri = resource.uri
         self._manager = model._default_manager
         columns = {
             f.name: model._meta.get_field(f.name).attname for f in resource.fields
@@ -146,6 +151,48 @@ class Store(BulkMethods):
     def link_relations(self, lifecycles: Mapping[str, Lifecycle]) -> None:
         """Know each relation's target resource (by URI key), whose scope applies."""
         self._targets = {r.field: lifecycles[r.resource] for r in self._relations}
+
+    def link_rules(
+        self, rules: DeleteRules, models_by_uri: Mapping[str, type[models.Model]]
+    ) -> None:
+        """The delete rules between the registered resources, and their models."""
+        self._rules = rules
+        self._tables = Tables(models_by_uri)
+
+    @property
+    def delete_rules(self) -> DeleteRules | None:
+        """The delete rules between the registered resources."""
+        return self._rules
+
+    def _referred(self) -> bool:
+        """Whether a delete of this resource's records has rules to follow."""
+        return self._rules is not None and self._rules.referred(self._uri)
+
+    def _enforce(self, keys: Sequence[Any], what: str, many: bool) -> None:
+        """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
+        if self._rules is not None and self._tables is not None and self._referred():
+            self._rules.enforce(self._uri, keys, self._tables, what=what, many=many)
+
+    def deletion(self, key: Any, actor: Actor) -> DeletePlan | None:
+        """What deleting the record ``key`` would take with it, or refuse it
+        (``None``: nothing, or a delete to the trash)."""
+        if self._soft or self._rules is None or self._tables is None:
+            return None
+        if not self._referred():
+            return None
+        self.fetch(key, actor)
+        return self._rules.plan(self._uri, [key], self._tables)
+
+    def mass_deletion(self, keys: Sequence[Any], actor: Actor) -> DeletePlan | None:
+        """``deletion`` of the records with these keys that ``actor`` may reach."""
+        if self._soft or self._rules is None or self._tables is None:
+            return None
+        if not self._referred():
+            return None
+        rows = self._manager.filter(*self.scope(actor), **{self._key + "__in": keys})
+        found = set(rows.values_list(self._key, flat=True))
+        reached = [key for key in dict.fromkeys(keys) if key in found]
+        return self._rules.plan(self._uri, reached, self._tables)
 
     def scope(self, actor: Actor | None, *, trashed: bool = False) -> list[Q]:
         """The conditions keeping ``actor`` to the records its scope lets it reach:
@@ -303,6 +350,11 @@ class Store(BulkMethods):
                 if expected is not None or actor.lifecycle.needs_record(DELETE):
                     record = self._current(key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
+                elif self._referred() and not self._soft:
+                    self.fetch(key, actor)  # 404 before the rules
+                if not self._soft:
+                    what = f"{self.label} {key} cannot be deleted"
+                    self._enforce([key], what, many=False)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if not self._delete(rows):
                     raise self._not_found(key)
@@ -325,9 +377,12 @@ class Store(BulkMethods):
                 rows = self._manager.filter(
                     *self.scope(actor), **{self._key + "__in": keys}
                 )
-                if "after_mass_deleted" in actor.lifecycle.hooks:
+                ruled = self._referred() and not self._soft
+                if "after_mass_deleted" in actor.lifecycle.hooks or ruled:
                     found = set(rows.values_list(self._key, flat=True))
                     keys = [key for key in dict.fromkeys(keys) if key in found]
+                if ruled:
+                    self._enforce(keys, "Nothing was deleted", many=True)
                 deleted = self._delete(rows)
                 actor.notify("after_mass_deleted", keys)
         except _REFERENCED:
@@ -353,6 +408,11 @@ class Store(BulkMethods):
                 rows = self._manager.filter(
                     *self.scope(actor, trashed=True), **{self._key: key}
                 )
+                if self._referred():
+                    if not rows.exists():
+                        raise self._not_found(key)
+                    what = f"{self.label} {key} cannot be deleted"
+                    self._enforce([key], what, many=False)
                 if not self._delete(rows, for_good=True):
                     raise self._not_found(key)
         except _REFERENCED:

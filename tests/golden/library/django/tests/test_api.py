@@ -268,7 +268,7 @@ def test_invalid_bodies_are_422(
 
 
 @each_resource
-def test_relations_must_exist_and_protect_their_targets(
+def test_relations_must_exist_and_follow_their_delete_rules(
     api: Client, samples: Samples, resource: type[Resource]
 ) -> None:
     for field, target in samples[resource.uri]["relations"].items():
@@ -285,12 +285,19 @@ def test_relations_must_exist_and_protect_their_targets(
             # Moved to the trash: the record keeps referring to it.
             assert deleted.status_code == 200
             assert api.get(record_url).json()[field] == record[field]
-        elif resource.field_map[field].accepts_null:
+            continue
+        rule = getattr(resource.field_map[field], "on_delete", "restrict")
+        if rule == "set_null":
             assert deleted.status_code == 200
             assert api.get(record_url).json()[field] is None
+        elif rule == "cascade":
+            assert deleted.status_code == 200
+            assert api.get(record_url).status_code == 404
         else:
             assert deleted.status_code == 409
-            assert "other records refer to it" in deleted.json()["message"]
+            assert "cannot be deleted" in deleted.json()["message"]
+            referring = [r["resource"] for r in deleted.json()["references"]]
+            assert resource.uri in referring
 
 
 @each_resource

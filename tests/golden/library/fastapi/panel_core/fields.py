@@ -300,12 +300,15 @@ class Select(Field):
 class BelongsTo(Integer):
     """The key of a record of another resource (its URI key in ``resource``).
 
-    ``key_type`` is the type of that key: ``"integer"``, ``"string"`` or ``"uuid"``.
+    ``key_type`` is the type of that key: ``"integer"``, ``"string"`` or ``"uuid"``;
+    ``on_delete`` what deleting that record does to this one: ``"restrict"``,
+    ``"cascade"`` or ``"set_null"`` (``panel_core.delete_rules``).
     """
 
     input_type: ClassVar[str] = "select"
     resource: str = ""
     key_type: str = "integer"
+    on_delete: str = "restrict"
 
     @property  # type: ignore[override]
     def json_type(self) -> str:  # type: ignore[override]

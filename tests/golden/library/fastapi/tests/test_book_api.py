@@ -228,13 +228,14 @@ def test_a_relation_to_a_missing_record_is_422(
     assert list(response.json()["errors"]) == [RELATION_FIELD]
 
 
-def test_deleting_the_related_record_clears_the_link(
+def test_a_referenced_record_cannot_be_deleted(
     client: TestClient, payload: dict[str, Any]
 ) -> None:
     record = create(client, URI, payload)
     response = client.delete(f"{RELATION_URL}/{payload[RELATION_FIELD]}")
-    assert response.status_code == 200
-    assert client.get(f"{URL}/{record[KEY]}").json()[RELATION_FIELD] is None
+    assert response.status_code == 409
+    assert URI in [found["resource"] for found in response.json()["references"]]
+    assert client.get(f"{URL}/{record[KEY]}").json() == record
 
 
 def test_delete(client: TestClient, payload: dict[str, Any]) -> None:

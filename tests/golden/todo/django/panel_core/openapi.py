@@ -91,7 +91,12 @@ def _shared_responses(*, jwt: bool) -> Doc:
         "NotAcceptable": reply(
             "The `Accept` header accepts neither JSON nor HTML.", "Message"
         ),
-        "Conflict": reply("Other records still refer to it.", "Message"),
+        "Conflict": reply(
+            "Other records still refer to it. When a delete rule (`on_delete: "
+            "restrict`) refuses a delete, `references` lists what refers, by "
+            "resource (URI key), label and count; nothing was deleted.",
+            "ConflictError",
+        ),
         "PreconditionFailed": reply(
             "The record changed since it was loaded: `If-Match` does not hold its "
             "`ETag`. Nothing was changed; load the record again.",

@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
                 (
                     "author",
                     models.ForeignKey(
-                        on_delete=models.SET_NULL,
+                        on_delete=models.PROTECT,
                         to="app.author",
                         db_column="author",
                         related_name="+",

@@ -15,10 +15,9 @@ from .templating import render
 def error_response(request: Request, exc: PanelError) -> Response:
     """``exc`` as JSON ``{"message": …}`` or as the error page, by the Accept header."""
     if wants_json(request):
-        body: dict[str, object] = {"message": exc.message}
-        if isinstance(exc, InvalidInput):
-            body["errors"] = exc.errors
-        return json_response(body, status_code=exc.status_code, headers=exc.headers)
+        return json_response(
+            exc.body(), status_code=exc.status_code, headers=exc.headers
+        )
     errors = exc.errors if isinstance(exc, InvalidInput) else {}
     return error_page(request, exc.status_code, exc.message, errors, exc.headers)
 

@@ -43,7 +43,7 @@ class Registry(kernel.Registry[Store]):
         )
         # Relation checks narrow their targets by the targets' scopes.
         for panel in self:
-            panel.store.link_targets({p.uri: p for p in self})
+            panel.store.link_targets({p.uri: p for p in self}, self.delete_rules)
 
 
 def _store(cls: type[Resource], classes: Mapping[str, type[Resource]]) -> Store:

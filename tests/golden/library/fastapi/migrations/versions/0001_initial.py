@@ -71,7 +71,7 @@ def upgrade() -> None:
             ["author"],
             ["authors.id"],
             name=op.f("fk_books_author_authors"),
-            ondelete="SET NULL",
+            ondelete="RESTRICT",
         ),
         sqlite_autoincrement=True,
     )

@@ -10,7 +10,7 @@ pages (a 303 after each change, with a flash message); a client accepting neithe
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from sqlalchemy import Engine
@@ -18,9 +18,16 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
 from app.core.db import LoopReader
-from panel_core.abilities import VIEW
+from panel_core.abilities import DELETE, VIEW
+from panel_core.delete_page import (
+    CONFIRMED_FIELD,
+    confirmation_context,
+    mass_confirmation_context,
+    needs_confirmation,
+)
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
+from panel_core.resource_pages import resource_templates
 from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
 from .accept import require_acceptable, wants_json
@@ -36,6 +43,7 @@ from .responses import (
     record_response,
     saved_response,
 )
+from .templating import render
 from .urls import CRUD, form_page_url, page_url, record_url
 
 
@@ -75,6 +83,11 @@ async def mass_delete(request: Request, panel: Panel) -> Response:
     """Delete the records listed in ``ids``, all in one transaction."""
     body = await read_body(request, _settings(request).max_body_size)
     keys = panel.inputs.ids(body, request.query_params.multi_items())
+    if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+        asking = await run_in_threadpool(_mass_confirmation, request, panel, keys)
+        if asking is not None:
+            names = resource_templates(panel.uri, "delete.html")
+            return render(request, names, asking)
     deleted = await run_in_threadpool(
         panel.store.delete_many, _engine(request), keys, actor(request, panel)
     )
@@ -153,15 +166,63 @@ async def update(request: Request, panel: Panel) -> Response:
 
 @router.delete("/{resourceItem}", name="crud.destroy")
 async def destroy(request: Request, panel: Panel) -> Response:
-    """Delete a record."""
+    """Delete a record (from the pages: once confirmed, if it takes others along)."""
     key = panel.key(request.path_params["resourceItem"])
     expected = _expected(request)
+    if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+        asking = await run_in_threadpool(_confirmation, request, panel, key)
+        if asking is not None:
+            names = resource_templates(panel.uri, "delete.html")
+            return render(request, names, asking)
     await run_in_threadpool(
         panel.store.delete, _engine(request), key, actor(request, panel), expected
     )
     if not wants_json(request):
         return back(request, _index_page(panel), "Deleted.")
     return deleted_response()
+
+
+def _confirmation(
+    request: Request, panel: PanelResource, key: Any
+) -> dict[str, Any] | None:
+    """The confirmation page's context, if deleting ``key`` takes others along; 409
+    if the delete rules refuse it."""
+    engine, acting = _engine(request), actor(request, panel)
+    plan = panel.store.deletion(engine, key, acting)
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        what = f"{panel.store.label} {key} cannot be deleted"
+        raise rules.refusal(plan, what, many=False)
+    if not needs_confirmation(plan):
+        return None
+    record = panel.store.fetch(engine, key, acting)
+    acting.authorize_record(DELETE, record)
+    return confirmation_context(
+        panel,
+        rules,
+        plan,
+        record,
+        redirect=form_value(request, "_redirect"),
+        version=form_value(request, VERSION_FIELD),
+    )
+
+
+def _mass_confirmation(
+    request: Request, panel: PanelResource, keys: list[Any]
+) -> dict[str, Any] | None:
+    """``_confirmation`` of a mass delete from the index page."""
+    plan = panel.store.mass_deletion(_engine(request), keys, actor(request, panel))
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
+    if not needs_confirmation(plan):
+        return None
+    redirect = form_value(request, "_redirect")
+    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
 
 
 def _index_page(panel: PanelResource) -> str:

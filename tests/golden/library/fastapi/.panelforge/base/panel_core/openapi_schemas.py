@@ -30,6 +30,7 @@ MESSAGE_TYPES = (
 RESERVED_NAMES = (
     "Message",
     "ValidationError",
+    "ConflictError",
     "PaginationLink",
     "DeleteResponse",
     "MassDeleteResponse",
@@ -249,6 +250,21 @@ def shared_schemas(*, v30: bool, jwt: bool) -> dict[str, Schema]:
                 "additionalProperties": {"type": "array", "items": string},
             },
         ),
+        "ConflictError": {
+            "type": "object",
+            "required": ["message"],
+            "properties": {
+                "message": string,
+                "references": {
+                    "type": "array",
+                    "items": _object(
+                        resource=string,
+                        label=string,
+                        count={"type": "integer", "minimum": 1},
+                    ),
+                },
+            },
+        },
         "PaginationLink": _object(
             url=typed("string", null=True, v30=v30),
             label=string,

@@ -9,6 +9,7 @@
     ├── NotFound               404: unknown resource or record
     ├── MethodNotAllowed       405: the path takes other methods (``Allow``)
     ├── Conflict               409: other records still refer to this one
+    │   └── Referenced         409: a delete rule (restrict) refuses; .references
     ├── PreconditionFailed     412: the record changed since the client loaded it
     ├── PayloadTooLarge        413
     ├── UnsupportedMediaType   415: neither JSON nor a urlencoded form
@@ -25,6 +26,7 @@ the same statuses and messages.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .http_methods import allow_header
 
@@ -90,6 +92,18 @@ class Conflict(PanelError):
     """The change would break a reference between records."""
 
     status_code = 409
+
+
+class Referenced(Conflict):
+    """A delete refused by ``restrict`` references: what refers, and how many."""
+
+    def __init__(self, message: str, references: Sequence[Mapping[str, Any]]) -> None:
+        super().__init__(message)
+        self.references = [dict(entry) for entry in references]
+
+    def body(self) -> dict[str, object]:
+        """The message and, by resource, how many records refer."""
+        return {"message": self.message, "references": self.references}
 
 
 class PreconditionFailed(PanelError):

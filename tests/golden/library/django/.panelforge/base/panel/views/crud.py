@@ -19,9 +19,16 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views import View
 
-from panel_core.abilities import VIEW
+from panel_core.abilities import DELETE, VIEW
+from panel_core.delete_page import (
+    CONFIRMED_FIELD,
+    confirmation_context,
+    mass_confirmation_context,
+    needs_confirmation,
+)
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
+from panel_core.resource_pages import resource_templates
 from panel_core.urls import form_page_url, page_url, record_url
 from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
@@ -36,6 +43,7 @@ from ..responses import (
     record_response,
     saved_response,
 )
+from ..templating import render
 
 # HEAD and OPTIONS are refused with 405, as the FastAPI panels refuse them.
 _COLLECTION = ["get", "post", "delete"]
@@ -89,6 +97,11 @@ class CollectionView(_CrudView):
         panel = registry().get(resourceUri)
         query = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
         keys = panel.inputs.ids(read_body(request), query)
+        if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+            asking = _mass_confirmation(request, panel, keys)
+            if asking is not None:
+                names = resource_templates(panel.uri, "delete.html")
+                return render(request, names, asking)
         deleted = panel.store.delete_many(keys, actor(request, panel))
         if not wants_json(request):
             noun = "record" if deleted == 1 else "records"
@@ -133,13 +146,63 @@ class ItemView(_CrudView):
     def delete(
         self, request: HttpRequest, resourceUri: str, resourceItem: str
     ) -> HttpResponse:
-        """Delete a record."""
+        """Delete a record (from the pages: once confirmed, if it takes others
+        along)."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
-        panel.store.delete(key, actor(request, panel), _expected(request))
+        expected = _expected(request)
+        if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
+            asking = _confirmation(request, panel, key)
+            if asking is not None:
+                names = resource_templates(panel.uri, "delete.html")
+                return render(request, names, asking)
+        panel.store.delete(key, actor(request, panel), expected)
         if not wants_json(request):
             return back(request, _index_page(panel), "Deleted.")
         return deleted_response()
+
+
+def _confirmation(
+    request: HttpRequest, panel: PanelResource, key: Any
+) -> dict[str, Any] | None:
+    """The confirmation page's context, if deleting ``key`` takes others along; 409
+    if the delete rules refuse it."""
+    acting = actor(request, panel)
+    plan = panel.store.deletion(key, acting)
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        what = f"{panel.store.label} {key} cannot be deleted"
+        raise rules.refusal(plan, what, many=False)
+    if not needs_confirmation(plan):
+        return None
+    record = panel.store.fetch(key, acting)
+    acting.authorize_record(DELETE, record)
+    return confirmation_context(
+        panel,
+        rules,
+        plan,
+        record,
+        redirect=form_value(request, "_redirect"),
+        version=form_value(request, VERSION_FIELD),
+    )
+
+
+def _mass_confirmation(
+    request: HttpRequest, panel: PanelResource, keys: list[Any]
+) -> dict[str, Any] | None:
+    """``_confirmation`` of a mass delete from the index page."""
+    plan = panel.store.mass_deletion(keys, actor(request, panel))
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
+    if not needs_confirmation(plan):
+        return None
+    redirect = form_value(request, "_redirect")
+    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
 
 
 def _expected(request: HttpRequest) -> Expected | None:

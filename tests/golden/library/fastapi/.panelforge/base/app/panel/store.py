@@ -54,6 +54,7 @@ from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
+from panel_core.delete_rules import DeletePlan, DeleteRules
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
@@ -73,6 +74,7 @@ from panel_core.versions import Expected
 from .errors import Conflict, InvalidInput, NotFound
 from .hooks import writing
 from .store_bulk import BulkMethods
+from .store_rules import Tables
 
 Record = dict[str, Any]
 
@@ -105,6 +107,9 @@ class Store(BulkMethods):
         self.label = label
         self._relations = tuple(relations)
         self._targets: Mapping[str, Any] = {}
+        self._rules: DeleteRules | None = None
+        self._uri = resource.uri
+        self._soft = resource.soft_delete
         self._model = resource.model
         self._key = table.c[resource.key_name()]
         self._names = tuple(f.name for f in resource.readable_fields)
@@ -222,9 +227,58 @@ class Store(BulkMethods):
             estimate = None
         return max(int(found), int(estimate or 0))
 
-    def link_targets(self, panels: Mapping[str, Any]) -> None:
-        """The registered resources by URI key, whose scopes bound the relations."""
+    def link_targets(self, panels: Mapping[str, Any], rules: DeleteRules) -> None:
+        """The registered resources by URI key, whose scopes bound the relations,
+        and the delete rules between them."""
         self._targets = panels
+        self._rules = rules
+
+    @property
+    def key_column(self) -> Any:
+        """The key column of the table."""
+        return self._key
+
+    def _referred(self) -> bool:
+        """Whether a delete of this resource's records has rules to follow."""
+        return self._rules is not None and self._rules.referred(self._uri)
+
+    def _tables(self, connection: Connection) -> Tables:
+        keys = {uri: panel.store.key_column for uri, panel in self._targets.items()}
+        return Tables(connection, keys)
+
+    def _enforce(
+        self, connection: Connection, keys: Sequence[Any], what: str, many: bool
+    ) -> None:
+        """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
+        if self._rules is not None and self._referred():
+            tables = self._tables(connection)
+            self._rules.enforce(self._uri, keys, tables, what=what, many=many)
+
+    def deletion(self, engine: Engine, key: Any, actor: Actor) -> DeletePlan | None:
+        """What deleting the record ``key`` would take with it, or refuse it
+        (``None``: nothing, or a delete to the trash)."""
+        if self._soft or self._rules is None or not self._referred():
+            return None
+        with transaction(engine) as connection:
+            self._fetch_in(connection, key, actor)
+            return self._rules.plan(self._uri, [key], self._tables(connection))
+
+    def mass_deletion(
+        self, engine: Engine, keys: Sequence[Any], actor: Actor
+    ) -> DeletePlan | None:
+        """``deletion`` of the records with these keys that ``actor`` may reach."""
+        if self._soft or self._rules is None or not self._referred():
+            return None
+        with transaction(engine) as connection:
+            found = select(self._key).where(self._key.in_(keys), *self.scope(actor))
+            reached = set(connection.execute(found).scalars())
+            keys = [key for key in dict.fromkeys(keys) if key in reached]
+            return self._rules.plan(self._uri, keys, self._tables(connection))
+
+    @property
+    def delete_rules(self) -> DeleteRules | None:
+        """The delete rules between the registered resources."""
+        return self._rules
 
     def scope(
         self, actor: Actor | None, *, trashed: bool = False
@@ -331,6 +385,11 @@ class Store(BulkMethods):
                 if expected is not None or actor.lifecycle.needs_record(DELETE):
                     record = self._current(connection, key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
+                elif self._referred() and not self._soft:
+                    self._fetch_in(connection, key, actor)  # 404 before the rules
+                if not self._soft:
+                    what = f"{self.label} {key} cannot be deleted"
+                    self._enforce(connection, [key], what, many=False)
                 statement = self._delete.where(*self.scope(actor))
                 found = connection.execute(statement, {"key": key, "now": _now()})
                 if not found.rowcount:
@@ -348,10 +407,13 @@ class Store(BulkMethods):
             with transaction(engine, writes=True) as connection, writing(connection):
                 keys = actor.before_mass_deleting(keys)
                 hooked = "after_mass_deleted" in actor.lifecycle.hooks
-                if actor.lifecycle.scoped or hooked:
+                ruled = self._referred() and not self._soft
+                if actor.lifecycle.scoped or hooked or ruled:
                     scope = self.scope(actor)
                     found = select(self._key).where(self._key.in_(keys), *scope)
                     keys = list(connection.execute(found).scalars())
+                if ruled:
+                    self._enforce(connection, keys, "Nothing was deleted", many=True)
                 deleted = connection.execute(
                     self._delete_many, {"keys": keys, "now": _now()}
                 )
@@ -374,7 +436,14 @@ class Store(BulkMethods):
         """Delete the record with ``key``, in the trash, for good."""
         try:
             with transaction(engine, writes=True) as connection:
-                statement = self._force_delete.where(*self.scope(actor, trashed=True))
+                trashed = self.scope(actor, trashed=True)
+                if self._referred():
+                    found = select(self._key).where(self._key == key, *trashed)
+                    if connection.execute(found).first() is None:
+                        raise self._not_found(key)
+                    what = f"{self.label} {key} cannot be deleted"
+                    self._enforce(connection, [key], what, many=False)
+                statement = self._force_delete.where(*trashed)
                 if not connection.execute(statement, {"key": key}).rowcount:
                     raise self._not_found(key)
         except IntegrityError:

@@ -47,7 +47,7 @@ class Book(Base):
         sa.Text().with_variant(sa.Text(2**32 - 1), "mysql", "mariadb")
     )
     author: Mapped[int | None] = mapped_column(
-        sa.BigInteger, sa.ForeignKey("authors.id", ondelete="SET NULL"), index=True
+        sa.BigInteger, sa.ForeignKey("authors.id", ondelete="RESTRICT"), index=True
     )
 
 

@@ -1,0 +1,51 @@
+"""The delete rules' statements on Django models (``panel_core.delete_rules``).
+
+Keys go in chunks, so no statement carries more parameters than a database takes. A
+record is erased with ``QuerySet.delete()``: the models' ``on_delete`` say the same
+rules, so Django's own collector finds nothing left to do but the delete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import models
+
+_CHUNK = 500
+
+
+class Tables:
+    """The models of the registered resources, by URI key."""
+
+    def __init__(self, models_by_uri: Mapping[str, type[models.Model]]) -> None:
+        self._models = models_by_uri
+
+    def referring(self, uri: str, field: str, keys: Sequence[Any]) -> list[Any]:
+        """The keys of the records of ``uri`` whose ``field`` holds one of ``keys``."""
+        model = self._models[uri]
+        column = model._meta.get_field(field).attname
+        found: list[Any] = []
+        for chunk in _chunks(keys):
+            rows = model._base_manager.filter(**{column + "__in": chunk})
+            found += rows.order_by("pk").values_list("pk", flat=True)
+        return found
+
+    def clear(self, uri: str, field: str, keys: Sequence[Any]) -> None:
+        """Set ``field`` to null where it holds one of ``keys``."""
+        model = self._models[uri]
+        column = model._meta.get_field(field).attname
+        for chunk in _chunks(keys):
+            model._base_manager.filter(**{column + "__in": chunk}).update(
+                **{column: None}
+            )
+
+    def erase(self, uri: str, keys: Sequence[Any]) -> None:
+        """Delete the records of ``uri`` with these keys, for good."""
+        model = self._models[uri]
+        for chunk in _chunks(keys):
+            model._base_manager.filter(pk__in=chunk).delete()
+
+
+def _chunks(keys: Sequence[Any]) -> list[Sequence[Any]]:
+    return [keys[start : start + _CHUNK] for start in range(0, len(keys), _CHUNK)]
