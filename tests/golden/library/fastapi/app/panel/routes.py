@@ -28,6 +28,7 @@ from .authorize import actor, authorize_record
 from .bodies import read_body
 from .formdata import form_value
 from .guards import PANEL_GUARDS
+from .public_url import public_origin_of
 from .redirects import back, see_other
 from .registry import PanelResource, Registry
 from .responses import (
@@ -94,7 +95,8 @@ async def index(request: Request, panel: Panel) -> Response:
     rows, total = await run_in_threadpool(
         panel.store.list_page, _engine(request), query, actor(request, panel)
     )
-    body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
+    urls = PageUrls(panel.crud_url, params, public_origin_of(request))
+    body = list_body(query, rows, total, urls)
     return json_response(body)
 
 
