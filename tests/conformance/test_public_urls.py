@@ -1,10 +1,11 @@
 """The JSON answers' links are absolute: where the client reached the panel.
 
-Direct requests get ``http://127.0.0.1:<port>/admin/…``; proxy headers a client sends
-change nothing (but the scheme, which uvicorn and gunicorn take from
-``X-Forwarded-Proto`` when it comes from 127.0.0.1, their ``FORWARDED_ALLOW_IPS``
-default). With ``TRUST_PROXY_HEADERS=1`` (one more deployment per framework, on the
-database of its framework's server) the links follow ``X-Forwarded-Proto``,
+Direct requests get ``http://127.0.0.1:<port>/admin/…`` (every framework × example,
+and Django under runserver and ASGI); proxy headers a client sends change nothing
+(but the scheme, which uvicorn and gunicorn take from ``X-Forwarded-Proto`` when it
+comes from 127.0.0.1, their ``FORWARDED_ALLOW_IPS`` default; runserver never does).
+With ``TRUST_PROXY_HEADERS=1`` (one more deployment per framework, on the database of
+its framework's server) the links follow ``X-Forwarded-Proto``,
 ``X-Forwarded-Host`` and ``X-Forwarded-Prefix``: the same strings on both frameworks,
 page-number and cursor links keeping the request's query parameters.
 """
@@ -18,7 +19,7 @@ import pytest
 
 from generator.model import ir
 
-from .conftest import FRAMEWORKS, sqlite_params
+from .conftest import FRAMEWORKS, SESSION_EXAMPLES, own_server_params, sqlite_params
 from .support import Api, Deployment, crud, new_marker, page_url
 
 pytestmark = pytest.mark.e2e
@@ -74,7 +75,7 @@ def _check_pages(api: Api, origin: str, **headers: str) -> None:
     assert following["prev_cursor"] and len(following["data"]) == 1
 
 
-@pytest.fixture(params=sqlite_params())
+@pytest.fixture(params=sqlite_params() + own_server_params(SESSION_EXAMPLES))
 def api(request: pytest.FixtureRequest, fleet: Any) -> Any:
     with fleet.get(*request.param).api() as found:
         yield found
