@@ -83,6 +83,10 @@ def api(request: pytest.FixtureRequest, fleet: Any) -> Any:
 
 def test_links_are_absolute_on_the_server_the_client_reached(api: Api) -> None:
     _check_pages(api, api.deployment.base_url)
+    resource = _resource(api.deployment)
+    made = api.post(crud(resource), json=api.payload(resource))
+    key = made.json()["data"][resource.key]
+    assert made.headers["location"] == api.deployment.base_url + crud(resource, key)
 
 
 def test_proxy_headers_are_ignored_by_default(api: Api) -> None:
@@ -108,6 +112,11 @@ def trusted(request: pytest.FixtureRequest, fleet: Any) -> Any:
 
 def test_a_trusted_proxy_says_where_clients_are(trusted: Api) -> None:
     _check_pages(trusted, PUBLIC, **PROXY)
+    resource = _resource(trusted.deployment)
+    made = trusted.post(crud(resource), json=trusted.payload(resource), headers=PROXY)
+    assert made.status_code == 201, made.text
+    key = made.json()["data"][resource.key]
+    assert made.headers["location"] == PUBLIC + crud(resource, key)
 
 
 def test_a_trusted_proxy_takes_the_first_value_and_ignores_what_is_no_url(

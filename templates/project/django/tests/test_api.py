@@ -109,7 +109,7 @@ def test_create_answers_201_with_the_record(
     assert answer["message"] == "Saved"
     assert answer["messageType"] == "success"
     assert answer["redirect"] == f"/admin/resource/{resource.uri}/form-page/{key}"
-    assert response["Location"] == f"{crud(resource)}/{key}"
+    assert response["Location"] == f"{ORIGIN}{crud(resource)}/{key}"
     assert_shows(resource, answer["data"], body)
 
 

@@ -115,7 +115,7 @@ async def store(request: Request, panel: Panel) -> Response:
         record,
         redirect=form_page_url(panel.uri, key),
         status_code=201,
-        location=record_url(panel.crud_url, key),
+        location=public_origin_of(request) + record_url(panel.crud_url, key),
     )
 
 

@@ -83,7 +83,7 @@ class CollectionView(_CrudView):
             record,
             redirect=form_page_url(panel.uri, key),
             status=201,
-            location=record_url(panel.crud_url, key),
+            location=public_origin_of(request) + record_url(panel.crud_url, key),
         )
 
     def delete(self, request: HttpRequest, resourceUri: str) -> HttpResponse:

@@ -299,7 +299,7 @@ def created_links(ctx: ResourceContext) -> Doc:
 
 
 def _store_operation(ctx: ResourceContext) -> Doc:
-    location = header("URL of the new record.", "string")
+    location = header("Absolute URL of the new record (as the list's links).", "string")
     created = reply(
         "Created.",
         f"{ctx.model}SaveResponse",
