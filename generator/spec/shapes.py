@@ -2,7 +2,8 @@
 
 The pieces of resources declared alike (same fields, same options) differ only in the
 names written from each resource: component names and the ``$ref`` to them, the
-paths, the operation IDs, the tag, and summaries, descriptions and titles.
+paths, the operation IDs (of operations and of the links to them), the tag, and
+summaries, descriptions and titles.
 openapi-spec-validator (both backends) and this package's own checks look at those
 only
 
@@ -259,7 +260,20 @@ class _Shape:
 
     def response(self, value: Any) -> Any:
         headers = lambda v: self.each_value(self.parameter, v)  # noqa: E731
-        return self.reference_or(value, {"content": self.content, "headers": headers})
+        links = lambda v: self.each_value(self.link, v)  # noqa: E731
+        parts = {"content": self.content, "headers": headers, "links": links}
+        return self.reference_or(value, parts)
+
+    def link(self, value: Any) -> Any:
+        """A Link Object: its ``operationId`` numbered like the operation's own.
+
+        Its ``parameters`` (runtime expressions naming fields) are data, kept as they
+        are; an ``operationRef`` (a URI into the document) is not followed.
+        """
+        if type(value) is not dict or "operationRef" in value:
+            raise Shapeless
+        parts = {"operationId": lambda v: self.number("operation", v)}
+        return self.reference_or(value, parts)
 
     def content(self, content: Any) -> Any:
         media = lambda v: self.reference_or(v, {"schema": self.schema})  # noqa: E731

@@ -128,6 +128,11 @@ def form_text(value: Any) -> str:
     return str(value)
 
 
+def crud_link(api: Api, resource: ir.Resource) -> str:
+    """``crud(resource)`` as the JSON answers link it: absolute, on this server."""
+    return api.deployment.base_url + crud(resource)
+
+
 def page_url(path: str, params: list[tuple[str, Any]], number: int) -> str:
     """A paginator link: the request's parameters but ``page``, then ``page``."""
     return f"{path}?{urlencode([*params, ('page', number)])}"

@@ -21,6 +21,7 @@ from .support import (
     Api,
     Deployment,
     crud,
+    crud_link,
     form_text,
     marker_field,
     marker_value,
@@ -67,9 +68,9 @@ def _check_default_list(api: Api, resource: ir.Resource, marker: str) -> None:
     assert (body["current_page"], body["last_page"]) == (1, 1)
     assert body["per_page"] == resource.per_page
     assert (body["from"], body["to"]) == (1, 3)
-    assert body["path"] == crud(resource)
+    assert body["path"] == crud_link(api, resource)
     assert body["prev_page_url"] is None and body["next_page_url"] is None
-    first = page_url(crud(resource), [("search", marker)], 1)
+    first = page_url(crud_link(api, resource), [("search", marker)], 1)
     assert body["first_page_url"] == body["last_page_url"] == first
     assert body["links"] == [
         {"url": None, "label": PREVIOUS, "active": False},
@@ -87,7 +88,7 @@ def _check_pages(api: Api, resource: ir.Resource, marker: str) -> None:
     response = api.get(crud(resource), params=[*params, ("page", 2)])
     assert response.status_code == 200, response.text
     body = response.json()
-    path = crud(resource)
+    path = crud_link(api, resource)
     link = {n: page_url(path, params, n) for n in (1, 2)}
     assert body == {
         "current_page": 2,

@@ -15,7 +15,7 @@ import pytest
 
 from generator.model import ir
 
-from .support import Api, Deployment, crud, new_marker, page_url
+from .support import Api, Deployment, crud, crud_link, new_marker, page_url
 
 pytestmark = pytest.mark.e2e
 
@@ -49,11 +49,11 @@ def _check_walk(api: Api, resource: ir.Resource, marker: str, sort: str) -> None
     params = [("search", marker), ("sort", sort), ("per_page", 2)]
     body = _list(api, resource, [*params, ("cursor", "")])
     assert list(body) == CURSOR_KEYS
-    assert (body["path"], body["per_page"]) == (crud(resource), 2)
+    assert (body["path"], body["per_page"]) == (crud_link(api, resource), 2)
     assert body["prev_cursor"] is None and body["prev_page_url"] is None
     pages = [_keys(body, resource)]
     while body["next_cursor"]:
-        link = page_url(crud(resource), params, 1).replace("page=1", "")
+        link = page_url(crud_link(api, resource), params, 1).replace("page=1", "")
         assert body["next_page_url"] == f"{link}cursor={body['next_cursor']}"
         body = _list(api, resource, [*params, ("cursor", body["next_cursor"])])
         pages.append(_keys(body, resource))
@@ -71,7 +71,7 @@ def _check_totals(api: Api, resource: ir.Resource, marker: str) -> None:
     params = [("search", marker), ("total", "none"), ("per_page", 2)]
     body = _list(api, resource, [*params, ("page", 1)])
     assert (body["total"], body["last_page"], body["last_page_url"]) == (None,) * 3
-    assert body["next_page_url"] == page_url(crud(resource), params, 2)
+    assert body["next_page_url"] == page_url(crud_link(api, resource), params, 2)
     last = _list(api, resource, [*params, ("page", 2)])
     assert last["next_page_url"] is None and (last["from"], last["to"]) == (3, 3)
     assert [link["label"] for link in last["links"][1:-1]] == ["1", "2"]

@@ -5,6 +5,11 @@ a run repeats exactly), sent as a logged-in JSON client; a server error, an
 undocumented status, a wrong content type or a body that breaks its schema fails. A
 request naming a record is sent once more for a record that exists, so updates and
 deletes meet real data too. Logging out gets a token of its own.
+
+Then the stateful phase: schemathesis follows the spec's OpenAPI links from each
+create (201) to the new record's show, update, patch and delete, in generated
+sequences, with the same checks (its own link inference is off, so the sequences
+follow the links the spec documents, and a broken link fails).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -24,6 +30,19 @@ from schemathesis.specs.openapi.checks import (
 from generator.model.samples import creation_order
 
 from .support import Api, Deployment, crud
+
+# Stateful sequences: bounded (derandomized, a few steps each) to cost seconds.
+SCENARIOS = 25
+STEPS = 6
+STATEFUL_SETTINGS = settings(
+    max_examples=SCENARIOS,
+    stateful_step_count=STEPS,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +107,58 @@ def test_the_api_does_what_the_served_spec_says(deployment: Deployment) -> None:
             except Exception as exc:  # every operation's failure, not just the first
                 failures.append(f"{operation.label}: {exc}")
     assert not failures, "\n\n".join(failures)
+
+
+def _stateful_schema(deployment: Deployment) -> Any:
+    """The served spec, with schemathesis's own link inference off: links as written."""
+    config = SchemathesisConfig.from_dict(
+        {"phases": {"stateful": {"inference": {"algorithms": []}}}}
+    )
+    route = "/" + deployment.project.docs.route.strip("/")
+    return schemathesis.openapi.from_url(deployment.base_url + route, config=config)
+
+
+def test_the_links_from_create_lead_to_the_new_record(deployment: Deployment) -> None:
+    schema = _stateful_schema(deployment)
+    followed: list[tuple[str, str, int]] = []
+    with deployment.api() as api:
+        related = {
+            f.name: api.related_key(deployment.project.resource(f.relation))
+            for resource in deployment.project.resources
+            for f in resource.fields
+            if f.relation and f.relation != resource.name
+        }
+        identity = _identity(api)
+        base = deployment.base_url
+
+        class Machine(schema.as_state_machine()):  # type: ignore[misc]
+            def before_call(self, case: schemathesis.Case) -> None:
+                # Relations point at records that exist, so creates can succeed.
+                if case.method == "POST" and isinstance(case.body, dict):
+                    case.body.update(
+                        (name, key)
+                        for name, key in related.items()
+                        if name in case.body
+                    )
+
+            def get_call_kwargs(
+                self, case: schemathesis.Case  # noqa: ARG002 (the same for every case)
+            ) -> dict[str, Any]:
+                return {"base_url": base, **identity}
+
+            def after_call(self, response: Any, case: schemathesis.Case) -> None:
+                if case.path_parameters and ITEM in case.path_parameters:
+                    followed.append((case.method, case.path, response.status_code))
+
+            def validate_response(
+                self, response: Any, case: schemathesis.Case, **kwargs: Any
+            ) -> None:
+                case.validate_response(
+                    response, checks=CHECKS, transport_kwargs=kwargs or None
+                )
+
+        Machine.run(settings=STATEFUL_SETTINGS)
+    reached = {(method, path) for method, path, status in followed if status < 300}
+    methods = {method for method, _ in reached}
+    # The links were followed to records that exist, with every linked method.
+    assert {"GET", "PUT", "PATCH", "DELETE"} <= methods, followed

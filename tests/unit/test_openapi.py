@@ -494,6 +494,24 @@ def test_store_answers_201_with_location_and_the_record(
     assert saved["properties"]["data"] == {"$ref": "#/components/schemas/Book"}
 
 
+@pytest.mark.parametrize("load", [load for _, load in EXAMPLES])
+def test_create_links_to_the_new_records_operations(load: Any) -> None:
+    """Clients (and schemathesis's stateful phase) chain a create to its record."""
+    project = load()
+    doc = build_spec(project)
+    ids = {op["operationId"]: (path, method) for path, method, op in operations(doc)}
+    for resource in project.resources:
+        path = f"/admin/resource/{resource.uri}/crud"
+        links = doc["paths"][path]["post"]["responses"]["201"]["links"]
+        targets = {ids[link["operationId"]] for link in links.values()}
+        item = f"{path}/{{resourceItem}}"
+        assert targets == {(item, m) for m in ("get", "put", "patch", "delete")}
+        key = f"$response.body#/data/{resource.key}"
+        assert all(
+            link["parameters"] == {"resourceItem": key} for link in links.values()
+        )
+
+
 @pytest.mark.parametrize(
     ("method", "suffix", "codes"),
     [

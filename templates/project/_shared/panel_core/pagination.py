@@ -1,6 +1,7 @@
 """The list answer, shaped like the ``LengthAwarePaginator`` JSON MoonShine serves.
 
-Page links keep every query parameter but ``page``, which goes last; the window of
+Page links keep every query parameter but ``page``, which goes last (absolute in the
+JSON answers: see ``panel_core.public_url``); the window of
 page numbers follows Laravel's ``UrlWindow``: three pages each side of the current.
 With ``total=none`` the total is not known: ``total``, ``last_page`` and
 ``last_page_url`` are null and the links end at the current page. In cursor mode the
@@ -24,10 +25,16 @@ _PAGE_LABELS = {_PREVIOUS: "‹ Previous", _NEXT: "Next ›"}
 
 
 class PageUrls:
-    """Builds the URL of page ``n`` of one list request."""
+    """Builds the URL of page ``n`` of one list request.
 
-    def __init__(self, path: str, params: Iterable[tuple[str, str]]) -> None:
-        self.path = path
+    With an ``origin`` (``panel_core.public_url``) the URLs are absolute, as the JSON
+    answers give them; without, paths (the HTML pages' links).
+    """
+
+    def __init__(
+        self, path: str, params: Iterable[tuple[str, str]], origin: str = ""
+    ) -> None:
+        self.path = origin + path
         self._params = [(k, v) for k, v in params if k not in ("page", "cursor")]
         # Every link shares the other parameters: encoded once, not once per link.
         others = urlencode(self._params)

@@ -24,6 +24,8 @@ from tests.conftest import jwt_mode
 Samples = dict[str, dict[str, Any]]
 URI = RESOURCES[0].uri
 URL = f"/admin/resource/{URI}/crud"
+# Where the test client's requests arrive: the JSON answers' links are absolute.
+ORIGIN = "http://testserver"
 FORM = "application/x-www-form-urlencoded"
 
 each_resource = pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.uri)
@@ -107,7 +109,7 @@ def test_create_answers_201_with_the_record(
     assert answer["message"] == "Saved"
     assert answer["messageType"] == "success"
     assert answer["redirect"] == f"/admin/resource/{resource.uri}/form-page/{key}"
-    assert response["Location"] == f"{crud(resource)}/{key}"
+    assert response["Location"] == f"{ORIGIN}{crud(resource)}/{key}"
     assert_shows(resource, answer["data"], body)
 
 
@@ -150,8 +152,9 @@ def test_list_pages_and_links(
     assert [record[key] for record in body["data"]] == keys[2:]
     assert (body["total"], body["current_page"], body["last_page"]) == (3, 2, 2)
     assert (body["from"], body["to"], body["per_page"]) == (3, 3, 2)
-    assert body["path"] == crud(resource)
-    assert body["prev_page_url"] == f"{crud(resource)}?sort={key}&per_page=2&page=1"
+    path = ORIGIN + crud(resource)
+    assert body["path"] == path
+    assert body["prev_page_url"] == f"{path}?sort={key}&per_page=2&page=1"
     assert body["next_page_url"] is None
     labels = [link["label"] for link in body["links"]]
     assert labels == ["&laquo; Previous", "1", "2", "Next &raquo;"]

@@ -21,6 +21,7 @@ from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..authorize import page_abilities
 from ..choices import load_labels, targets
+from ..public_url import public_origin_of
 from ..redirects import back
 from ..registry import PanelResource, registry
 from ..responses import deleted_response, json_response, record_response
@@ -42,7 +43,7 @@ def trash(request: HttpRequest, resourceUri: str) -> HttpResponse:  # noqa: N803
         params = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
         query = panel.list_query(params, paging_modes=True)
         rows, total = panel.store.list_page(query, acting, trashed=True)
-        urls = PageUrls(trash_url(panel.uri), params)
+        urls = PageUrls(trash_url(panel.uri), params, public_origin_of(request))
         return json_response(list_body(query, rows, total, urls))
     params = list_params((n, v) for n, vs in request.GET.lists() for v in vs)
     query = panel.list_query(params)

@@ -35,6 +35,13 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 # needed). See the README.
 CORS_ORIGINS = env_origins("CORS_ORIGINS")
 CSRF_TRUSTED_ORIGINS = [*env_list("CSRF_TRUSTED_ORIGINS", []), *CORS_ORIGINS]
+# TRUST_PROXY_HEADERS=1: requests come through a proxy that sets X-Forwarded-Proto,
+# X-Forwarded-Host (checked against ALLOWED_HOSTS) and X-Forwarded-Prefix, and the
+# JSON answers' links follow them; off by default. See the README.
+TRUST_PROXY_HEADERS = env_bool("TRUST_PROXY_HEADERS")
+USE_X_FORWARDED_HOST = TRUST_PROXY_HEADERS
+if TRUST_PROXY_HEADERS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # DATABASE_URL: sqlite:///file.db (relative to the project) or
 # postgresql://user:password@host:5432/name

@@ -201,6 +201,17 @@ def save_response_schema(model: str) -> Schema:
     }
 
 
+# What the paginators say of their URLs (panel_core.public_url).
+ABSOLUTE_URLS = (
+    "`path` and the page URLs (`*_page_url`, `links[].url`) are absolute: "
+    "`scheme://host[:port]/…` as the client reached the server (with any prefix "
+    "the panel is served under), with "
+    "the request's query parameters. Behind a reverse proxy they follow its "
+    "`X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-Prefix` when the "
+    "server's TRUST_PROXY_HEADERS setting is on."
+)
+
+
 def paginator_schema(model: str, *, v30: bool) -> Schema:
     """One page of records, with the keys of Laravel's length-aware paginator.
 
@@ -208,33 +219,41 @@ def paginator_schema(model: str, *, v30: bool) -> Schema:
     """
     integer: Schema = {"type": "integer"}
     string: Schema = {"type": "string"}
-    return _object(
-        current_page=integer,
-        data={"type": "array", "items": ref(model)},
-        first_page_url=string,
-        **{"from": typed("integer", null=True, v30=v30)},
-        last_page=typed("integer", null=True, v30=v30),
-        last_page_url=typed("string", null=True, v30=v30),
-        links={"type": "array", "items": ref("PaginationLink")},
-        next_page_url=typed("string", null=True, v30=v30),
-        path=string,
-        per_page=integer,
-        prev_page_url=typed("string", null=True, v30=v30),
-        to=typed("integer", null=True, v30=v30),
-        total=typed("integer", null=True, v30=v30),
+    return _described(
+        _object(
+            current_page=integer,
+            data={"type": "array", "items": ref(model)},
+            first_page_url=string,
+            **{"from": typed("integer", null=True, v30=v30)},
+            last_page=typed("integer", null=True, v30=v30),
+            last_page_url=typed("string", null=True, v30=v30),
+            links={"type": "array", "items": ref("PaginationLink")},
+            next_page_url=typed("string", null=True, v30=v30),
+            path=string,
+            per_page=integer,
+            prev_page_url=typed("string", null=True, v30=v30),
+            to=typed("integer", null=True, v30=v30),
+            total=typed("integer", null=True, v30=v30),
+        )
     )
+
+
+def _described(schema: Schema) -> Schema:
+    return {"description": ABSOLUTE_URLS, **schema}
 
 
 def cursor_paginator_schema(model: str, *, v30: bool) -> Schema:
     """One keyset page, with the keys of Laravel's cursor paginator."""
-    return _object(
-        data={"type": "array", "items": ref(model)},
-        path={"type": "string"},
-        per_page={"type": "integer"},
-        next_cursor=typed("string", null=True, v30=v30),
-        next_page_url=typed("string", null=True, v30=v30),
-        prev_cursor=typed("string", null=True, v30=v30),
-        prev_page_url=typed("string", null=True, v30=v30),
+    return _described(
+        _object(
+            data={"type": "array", "items": ref(model)},
+            path={"type": "string"},
+            per_page={"type": "integer"},
+            next_cursor=typed("string", null=True, v30=v30),
+            next_page_url=typed("string", null=True, v30=v30),
+            prev_cursor=typed("string", null=True, v30=v30),
+            prev_page_url=typed("string", null=True, v30=v30),
+        )
     )
 
 

@@ -281,14 +281,38 @@ def _list_operation(ctx: ResourceContext) -> Doc:
     )
 
 
+# What a client can do next with the record a create answered (OpenAPI links): the
+# item operations, each naming the record by the key in the answer's ``data``.
+_NEXT = {
+    "show": ("crud.show", "The new record."),
+    "update": ("crud.update", "Update the new record."),
+    "patch": ("crud.patch", "Update some fields of the new record."),
+    "delete": ("crud.destroy", "Delete the new record."),
+}
+
+
+def created_links(ctx: ResourceContext) -> Doc:
+    """The links of a create's 201: show, update, patch, delete the new record."""
+    key = f"$response.body#/data/{ctx.resource.key_name()}"
+    return {
+        name: {
+            "operationId": operation_id(ctx.resource.uri, route),
+            "parameters": {ITEM_PARAMETER: key},
+            "description": text,
+        }
+        for name, (route, text) in _NEXT.items()
+    }
+
+
 def _store_operation(ctx: ResourceContext) -> Doc:
-    location = header("URL of the new record.", "string")
+    location = header("Absolute URL of the new record (as the list's links).", "string")
     created = reply(
         "Created.",
         f"{ctx.model}SaveResponse",
         Location=location,
         ETag=header(_ETAG, "string"),
     )
+    created["links"] = created_links(ctx)
     responses = by_status({"201": created}, *_BODY_ERRORS)
     body = _body(f"{ctx.model}Create")
     return _operation(

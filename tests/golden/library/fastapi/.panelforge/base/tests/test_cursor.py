@@ -21,6 +21,8 @@ from tests.frame import STORE
 from tests.gadget_parts import CRUD, ListClient
 from tests.gadgets import GadgetResource
 
+# Where the test clients' requests arrive: the JSON answers' links are absolute.
+LINK = "http://testserver" + CRUD
 CURSOR_KEYS = {
     "data",
     "path",
@@ -50,7 +52,7 @@ def _walk(client: ListClient, params: dict[str, Any], way: str) -> list[list[int
     body = _get(client, params)
     pages = [[record["id"] for record in body["data"]]]
     while body[f"{way}_page_url"]:
-        assert body[f"{way}_page_url"].startswith(CRUD + "?")
+        assert body[f"{way}_page_url"].startswith(LINK + "?")
         assert "page=" not in body[f"{way}_page_url"].replace("per_page=", "")
         body = _get(client, {**params, "cursor": body[f"{way}_cursor"]})
         pages.append([record["id"] for record in body["data"]])
@@ -84,10 +86,10 @@ def test_the_first_cursor_page_has_no_previous_and_keeps_the_parameters(
     assert set(body) == CURSOR_KEYS
     assert body["prev_cursor"] is None and body["prev_page_url"] is None
     assert [record["id"] for record in body["data"]] == [7, 6, 5]
-    assert body["path"] == CRUD and body["per_page"] == 3
+    assert body["path"] == LINK and body["per_page"] == 3
     token = body["next_cursor"]
     assert body["next_page_url"] == (
-        f"{CRUD}?per_page=3&search=a&sort=-id&cursor={token}"
+        f"{LINK}?per_page=3&search=a&sort=-id&cursor={token}"
     )
     following = _get(client, {"cursor": token, "per_page": 3, "sort": "-id"})
     assert [record["id"] for record in following["data"]] == [4, 3, 2]
@@ -150,7 +152,7 @@ def test_total_none_skips_the_count(client: ListClient) -> None:
     assert body["last_page"] is None and body["last_page_url"] is None
     assert [record["id"] for record in body["data"]] == [4, 3, 2]
     assert (body["from"], body["to"]) == (4, 6)
-    assert body["next_page_url"] == f"{CRUD}?total=none&per_page=3&page=3"
+    assert body["next_page_url"] == f"{LINK}?total=none&per_page=3&page=3"
     assert [link["label"] for link in body["links"]][1:-1] == ["1", "2"]
     last = _get(client, {"total": "none", "per_page": 3, "page": 3})
     assert last["next_page_url"] is None and last["links"][-1]["url"] is None

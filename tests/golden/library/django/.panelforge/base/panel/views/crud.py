@@ -35,6 +35,7 @@ from panel_core.versions import VERSION_FIELD, Expected, expected_version
 from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..bodies import form_value, read_body
+from ..public_url import public_origin_of
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
 from ..responses import (
@@ -74,7 +75,8 @@ class CollectionView(_CrudView):
         params = parse_qsl(query_string, keep_blank_values=True)
         query = panel.list_query(params, paging_modes=True)
         rows, total = panel.store.list_page(query, actor(request, panel))
-        body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
+        urls = PageUrls(panel.crud_url, params, public_origin_of(request))
+        body = list_body(query, rows, total, urls)
         return json_response(body)
 
     def post(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
@@ -89,7 +91,7 @@ class CollectionView(_CrudView):
             record,
             redirect=form_page_url(panel.uri, key),
             status=201,
-            location=record_url(panel.crud_url, key),
+            location=public_origin_of(request) + record_url(panel.crud_url, key),
         )
 
     def delete(self, request: HttpRequest, resourceUri: str) -> HttpResponse:

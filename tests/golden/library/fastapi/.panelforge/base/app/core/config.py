@@ -90,6 +90,10 @@ class Settings(BaseSettings):
     # credentials, comma-separated exact origins (https://app.example.com); none by
     # default. See the README.
     cors_origins: str = ""
+    # TRUST_PROXY_HEADERS=1: the JSON answers' links follow the proxy's
+    # X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix. Only when every
+    # request comes through a proxy that sets them; off by default. See the README.
+    trust_proxy_headers: bool = False
 
     # SECRET_KEY signs the session cookies: at least 32 characters, the same for every
     # worker. Without it the panel refuses to start, unless DEBUG=1 (then each process

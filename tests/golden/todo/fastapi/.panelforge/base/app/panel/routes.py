@@ -35,6 +35,7 @@ from .authorize import actor, authorize_record
 from .bodies import read_body
 from .formdata import form_value
 from .guards import PANEL_GUARDS
+from .public_url import public_origin_of
 from .redirects import back, see_other
 from .registry import PanelResource, Registry
 from .responses import (
@@ -107,7 +108,8 @@ async def index(request: Request, panel: Panel) -> Response:
     rows, total = await run_in_threadpool(
         panel.store.list_page, _engine(request), query, actor(request, panel)
     )
-    body = list_body(query, rows, total, PageUrls(panel.crud_url, params))
+    urls = PageUrls(panel.crud_url, params, public_origin_of(request))
+    body = list_body(query, rows, total, urls)
     return json_response(body)
 
 
@@ -126,7 +128,7 @@ async def store(request: Request, panel: Panel) -> Response:
         record,
         redirect=form_page_url(panel.uri, key),
         status_code=201,
-        location=record_url(panel.crud_url, key),
+        location=public_origin_of(request) + record_url(panel.crud_url, key),
     )
 
 

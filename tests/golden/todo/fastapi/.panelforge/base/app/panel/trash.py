@@ -23,6 +23,7 @@ from .accept import require_acceptable, wants_json
 from .authorize import actor, page_abilities
 from .choices import Labels, load_labels, targets
 from .guards import PANEL_GUARDS
+from .public_url import public_origin_of
 from .redirects import back
 from .registry import PanelResource, Registry
 from .responses import deleted_response, json_response, record_response
@@ -56,7 +57,7 @@ async def trash(request: Request) -> Response:
         rows, total = await run_in_threadpool(
             panel.store.list_page, engine, query, acting, trashed=True
         )
-        urls = PageUrls(trash_url(panel.uri), params)
+        urls = PageUrls(trash_url(panel.uri), params, public_origin_of(request))
         return json_response(list_body(query, rows, total, urls))
     params = list_params(request.query_params.multi_items())
     query = panel.list_query(params)
