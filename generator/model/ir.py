@@ -222,6 +222,10 @@ class Project:
     # (:mod:`generator.regen.identity`).
     database: str = ""  # the default SQLite file, relative to the project
     jwt_issuer: str = ""
+    # Django's reverse accessors: "readable" (``author.books``), or "hidden"
+    # (``related_name="+"``, what projects generated before recorded; regenerating
+    # them makes them readable: :mod:`generator.targets.django.related_names`).
+    related_names: str = "readable"
     explicit: frozenset[str] = field(default=frozenset(), compare=False)  # not recorded
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ from generator.model import ir
 from generator.paths import resource_templates
 from generator.regen.migrations import diff_schema
 from generator.targets.django import migrations, storage
+from generator.targets.django.related_names import related_names
 from generator.targets.django.target import DjangoTarget
 
 field = projects.field
@@ -71,8 +72,9 @@ MODEL_FIELDS = [
 
 @pytest.mark.parametrize(("declared", "expected"), MODEL_FIELDS)
 def test_model_field_per_declaration(declared: ir.Field, expected: str) -> None:
-    project = projects.project(projects.resource("Thing", declared))
-    code = storage.field_call(declared, project, migration=False)
+    thing = projects.resource("Thing", declared)
+    project = projects.project(thing)
+    code = storage.field_call(declared, thing, project, migration=False)
     assert code == "models." + expected
 
 
@@ -80,26 +82,67 @@ def test_relations_keep_the_column_name_and_protect_required_links() -> None:
     library = projects.library()
     book = library.resource("Book")
     author = book.field("author")
-    model = storage.field_call(author, library, migration=False)
+    model = storage.field_call(author, book, library, migration=False)
     assert model == (
         'models.ForeignKey("Author", models.SET_NULL, db_column="author", '
-        'related_name="+", null=True)'
+        'related_name="books", null=True)'
     )
     required = replace(author, required=True)
-    assert "models.PROTECT" in storage.field_call(required, library, migration=False)
-    migration = storage.field_call(author, library, migration=True)
+    protected = storage.field_call(required, book, library, migration=False)
+    assert "models.PROTECT" in protected
+    migration = storage.field_call(author, book, library, migration=True)
     assert migration.startswith(
         'models.ForeignKey(on_delete=models.SET_NULL, to="app.author"'
     )
 
 
+def _related(*resources: ir.Resource, hidden: bool = False) -> dict:
+    project = projects.project(*resources)
+    if hidden:
+        project = replace(project, related_names="hidden")
+    return related_names(project)
+
+
+def test_related_names_are_the_plural_of_the_model_holding_the_key() -> None:
+    author = projects.resource("Author", field("name"))
+    book = projects.resource("Book", field("author", "integer", relation="Author"))
+    entry = projects.resource(
+        "BookEntry", field("author", "integer", relation="Author")
+    )
+    assert _related(author, book, entry) == {
+        ("Book", "author"): "books",
+        ("BookEntry", "author"): "book_entries",
+    }
+    assert set(_related(author, book, hidden=True).values()) == {"+"}
+
+
+def test_related_names_say_which_key_when_one_name_would_not_do() -> None:
+    # Two keys of Book to Author; Author has a field "notes"; and "objects" is
+    # every model's manager.
+    author = projects.resource("Author", field("notes"))
+    book = projects.resource(
+        "Book",
+        field("author", "integer", relation="Author"),
+        field("editor", "integer", relation="Author"),
+    )
+    note = projects.resource("Note", field("author", "integer", relation="Author"))
+    thing = projects.resource("Object", field("book", "integer", relation="Book"))
+    assert _related(author, book, note, thing) == {
+        ("Book", "author"): "books_as_author",
+        ("Book", "editor"): "books_as_editor",
+        ("Note", "author"): "notes_as_author",
+        ("Object", "book"): "objects_as_book",
+    }
+
+
 def test_integer_keys_are_big_auto_fields() -> None:
     key = projects.KEY
-    project = projects.project(projects.resource("Thing", field("a")))
-    assert storage.field_call(key, project, migration=False) == (
+    thing = projects.resource("Thing", field("a"))
+    project = projects.project(thing)
+    assert storage.field_call(key, thing, project, migration=False) == (
         "models.BigAutoField(primary_key=True)"
     )
-    assert storage.field_call(key, project, migration=True) == (
+    assert storage.field_call(key, thing, project, migration=True) == (
         "models.BigAutoField(primary_key=True, serialize=False)"
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...model import ir, naming
 from ..columns import default_code, fits_int32, indexed, is_integer_key
 from ..pysource import literal
+from .related_names import related_names
 
 
 def _integer_class(field: ir.Field) -> str:
@@ -72,8 +73,11 @@ def on_delete(field: ir.Field) -> str:
     return "models.SET_NULL" if field.column_nullable else "models.PROTECT"
 
 
-def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
-    """``models.XField(...)``: the same declaration in the model and the migration."""
+def field_call(
+    field: ir.Field, resource: ir.Resource, project: ir.Project, *, migration: bool
+) -> str:
+    """``models.XField(...)`` of ``field`` of ``resource``: the same declaration in
+    the model and the migration."""
     if is_integer_key(field):
         args = ["primary_key=True"] + (["serialize=False"] if migration else [])
         return f"models.BigAutoField({', '.join(args)})"
@@ -87,7 +91,8 @@ def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
         args = [to, on_delete(field)]
         if migration:
             args = [f"on_delete={on_delete(field)}", f"to={to}"]
-        args += [f"db_column={literal(field.name)}", 'related_name="+"']
+        related = related_names(project)[(resource.name, field.name)]
+        args += [f"db_column={literal(field.name)}", f"related_name={literal(related)}"]
         if field.column_nullable:
             args.append("null=True")
         return f"models.ForeignKey({', '.join(args)})"
@@ -117,7 +122,7 @@ def _index_args(field: ir.Field) -> list[str]:
 def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name = models.XField(...)`` line per field (black lays them out)."""
     return [
-        f"{field.name} = {field_call(field, project, migration=False)}"
+        f"{field.name} = {field_call(field, resource, project, migration=False)}"
         for field in resource.stored_fields
     ]
 
@@ -128,7 +133,8 @@ def migration_field_lines(
     """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``;
     the ``later`` relations are added once their target model exists."""
     return [
-        f"({literal(field.name)}, {field_call(field, project, migration=True)}),"
+        f"({literal(field.name)}, "
+        f"{field_call(field, resource, project, migration=True)}),"
         for field in resource.stored_fields
         if field not in later
     ]

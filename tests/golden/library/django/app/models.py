@@ -42,7 +42,7 @@ class Book(models.Model):
     published_on = models.DateField(null=True, db_index=True)
     summary = models.TextField(null=True)
     author = models.ForeignKey(
-        "Author", models.SET_NULL, db_column="author", related_name="+", null=True
+        "Author", models.SET_NULL, db_column="author", related_name="books", null=True
     )
 
     class Meta:

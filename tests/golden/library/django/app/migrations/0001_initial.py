@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
                         on_delete=models.SET_NULL,
                         to="app.author",
                         db_column="author",
-                        related_name="+",
+                        related_name="books",
                         null=True,
                     ),
                 ),

@@ -139,7 +139,10 @@ class Settings(BaseSettings):
     @field_validator("panel_prefix")
     @classmethod
     def _path_prefix(cls, value: str) -> str:
-        return prefix_from(value)  # ValueError: says what a prefix looks like
+        try:
+            return prefix_from(value)
+        except ValueError as exc:
+            raise ValueError(f"PANEL_PREFIX: {exc}") from None
 
     @field_validator("cors_origins")
     @classmethod
