@@ -222,10 +222,12 @@ class Project:
     # (:mod:`generator.regen.identity`).
     database: str = ""  # the default SQLite file, relative to the project
     jwt_issuer: str = ""
-    # Django's reverse accessors: "readable" (``author.books``), or "hidden"
-    # (``related_name="+"``, what projects generated before recorded; regenerating
-    # them makes them readable: :mod:`generator.targets.django.related_names`).
-    related_names: str = "readable"
+    # How Django model fields are declared beyond their columns (migration state
+    # only, no SQL): 2 = readable ``related_name`` and ``blank=True`` where NULL is
+    # the empty value; 1 = ``related_name="+"``, no ``blank`` (what projects generated
+    # before recorded; regenerating them moves them to 2:
+    # :mod:`generator.targets.django.related_names`).
+    django_model_style: int = 2
     explicit: frozenset[str] = field(default=frozenset(), compare=False)  # not recorded
 
     def __post_init__(self) -> None:

@@ -51,11 +51,11 @@ def test_plan_has_models_migration_and_one_model_module_per_resource() -> None:
         assert (resource_templates() / plan.template).is_file(), plan.template
 
 
-_INDEXED = "null=True, db_index=True"
+_INDEXED = "null=True, blank=True, db_index=True"
 MODEL_FIELDS = [
     (field("title", max_length=200), f"CharField(max_length=200, {_INDEXED})"),
     (field("isbn"), f"CharField({_INDEXED})"),
-    (field("body", format="text", sortable=False), "TextField(null=True)"),
+    (field("body", format="text", sortable=False), "TextField(null=True, blank=True)"),
     (field("n", "integer", minimum=0, maximum=10), f"IntegerField({_INDEXED})"),
     (field("big", "integer"), f"BigIntegerField({_INDEXED})"),
     (field("price", "number"), f"FloatField({_INDEXED})"),
@@ -85,7 +85,7 @@ def test_relations_keep_the_column_name_and_protect_required_links() -> None:
     model = storage.field_call(author, book, library, migration=False)
     assert model == (
         'models.ForeignKey("Author", models.SET_NULL, db_column="author", '
-        'related_name="books", null=True)'
+        'related_name="books", null=True, blank=True)'
     )
     required = replace(author, required=True)
     protected = storage.field_call(required, book, library, migration=False)
@@ -99,7 +99,7 @@ def test_relations_keep_the_column_name_and_protect_required_links() -> None:
 def _related(*resources: ir.Resource, hidden: bool = False) -> dict:
     project = projects.project(*resources)
     if hidden:
-        project = replace(project, related_names="hidden")
+        project = replace(project, django_model_style=1)
     return related_names(project)
 
 
@@ -169,7 +169,7 @@ def test_schema_migration_adds_a_field_after_the_leaf() -> None:
     assert plan.context["dependency"] == '"0002_by_hand"'
     assert plan.context["changes"] == [
         'migrations.AddField(model_name="book", name="subtitle", '
-        "field=models.CharField(max_length=80, null=True, db_index=True))"
+        "field=models.CharField(max_length=80, null=True, blank=True, db_index=True))"
     ]
 
 

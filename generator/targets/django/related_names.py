@@ -4,9 +4,9 @@ Django keeps ``related_name`` in the migration state only (no SQL). The name is 
 plural of the model holding the key (``books``); when that model has several keys to
 the same target, or the plain name would clash with a field of the target, a Django
 attribute of every model or another reverse name, it is ``books_as_<field>``
-(``books_as_editor``). Projects generated before readable names record
-``related_names: "hidden"`` and had ``"+"`` (no reverse accessor); regenerating them
-writes the ``AlterField`` operations Django would (no SQL), and records the new style.
+(``books_as_editor``). Projects generated before readable names record no
+``django_model_style`` (style 1) and had ``"+"`` (no reverse accessor); regenerating
+them writes the ``AlterField`` operations Django would (no SQL), and records style 2.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def related_names(project: ir.Project) -> dict[tuple[str, str], str]:
         for field in resource.stored_fields
         if field.relation
     ]
-    if project.related_names == "hidden":
+    if project.django_model_style < 2:
         return {(r.name, f.name): HIDDEN for r, f in keys}
     found: dict[tuple[str, str], str] = {}
     taken = {

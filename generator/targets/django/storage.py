@@ -93,8 +93,7 @@ def field_call(
             args = [f"on_delete={on_delete(field)}", f"to={to}"]
         related = related_names(project)[(resource.name, field.name)]
         args += [f"db_column={literal(field.name)}", f"related_name={literal(related)}"]
-        if field.column_nullable:
-            args.append("null=True")
+        args += _empty_args(field, project)
         return f"models.ForeignKey({', '.join(args)})"
     name, args = _field_class(field)
     if field.is_key:
@@ -106,10 +105,22 @@ def field_call(
         args.append(f"default={default}")
     if field.default_sql is not None:
         args.append(f"db_default={_DB_DEFAULTS[field.default_sql][0]}")
-    if field.column_nullable:
-        args.append("null=True")
+    args += _empty_args(field, project)
     args += _index_args(field)
     return f"models.{name}({', '.join(args)})"
+
+
+def _empty_args(field: ir.Field, project: ir.Project) -> list[str]:
+    """``null=True, blank=True`` where a field may be empty: the panel's one empty
+    value is NULL, strings included (a blank text is stored as NULL), so Django's
+    forms and ``full_clean`` may leave it empty and store NULL too."""
+    if not field.column_nullable:
+        return []
+    return (
+        ["null=True", "blank=True"]
+        if project.django_model_style >= 2
+        else ["null=True"]
+    )
 
 
 def _index_args(field: ir.Field) -> list[str]:

@@ -1,16 +1,20 @@
-"""Django's reverse accessors: readable, unique, and brought to older projects.
+"""Django model fields as Django developers declare them, brought to older projects.
 
 A foreign key's ``related_name`` is the plural of the model holding it
 (``author.books``), ``<plural>_as_<field>`` where a model has several keys to one
-target or the plain name is a field of the target. A project generated while every key
-had ``related_name="+"`` gets the names on regeneration, through ``AlterField``
-operations that change no table (``sqlmigrate`` has no SQL), with its rows kept.
+target or the plain name is a field of the target. A field that may be empty is
+``null=True, blank=True`` (the panel's one empty value is NULL, strings included), so
+``full_clean()`` and Django's forms accept what the panel accepts. A project generated
+with ``related_name="+"`` and no ``blank`` gets both on regeneration, through
+``AlterField`` operations that change no table (``sqlmigrate`` has no SQL), with its
+rows kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +50,8 @@ from app.models import Author, Book, Note
 ann = Author.objects.create(name="Ann")
 bob = Author.objects.create(name="Bob", books=7)
 book = Book.objects.create(title="Dune", author=ann, editor=bob)
+Book(title="Anonymous").full_clean()  # optional keys may stay empty
+Author(name="Cy").full_clean()
 Note.objects.create(text="first", book=book)
 print(
     list(ann.books_as_author.values_list("title", flat=True)),
@@ -93,16 +99,17 @@ def _as_made_before(project: Path) -> None:
         for root in roots:
             path = root / relative
             text = path.read_text()
-            assert 'related_name="books"' in text
-            path.write_text(text.replace('related_name="books"', 'related_name="+"'))
+            assert 'related_name="books"' in text and "blank=True" in text
+            text = text.replace('related_name="books"', 'related_name="+"')
+            path.write_text(re.sub(r",\s*blank=True", "", text))
         if relative in state["files"]:
             digest = hashlib.sha256((project / relative).read_bytes()).hexdigest()
             state["files"][relative]["sha256"] = digest
-    del state["project"]["related_names"]
+    del state["project"]["django_model_style"]
     state_file.write_text(json.dumps(state, indent=2))
 
 
-def test_a_project_made_with_hidden_names_gets_them_without_sql(
+def test_a_project_made_before_gets_the_style_without_sql(
     tmp_path: Path,
 ) -> None:
     source = REPO / "examples" / "library.yaml"
@@ -119,6 +126,7 @@ def test_a_project_made_with_hidden_names_gets_them_without_sql(
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")
     body = migration.read_text()
     assert "migrations.AlterField(" in body and 'related_name="books"' in body
+    assert "blank=True" in body
     sql = manage(project, database_url, "sqlmigrate", "app", migration.stem[:4])
     statements = [
         line
@@ -138,7 +146,7 @@ def test_a_project_made_with_hidden_names_gets_them_without_sql(
     printed = manage(project, database_url, "shell", "-v", "0", "-c", code)
     assert printed.strip() == "['Ancillary Justice']"
     state = json.loads((project / ".panelforge" / "state.json").read_text())
-    assert state["project"]["related_names"] == "readable"
+    assert state["project"]["django_model_style"] == 2
     again = run_panelforge(
         "generate", str(source), "-o", str(project), "--framework", "django"
     )
