@@ -69,7 +69,7 @@ def _generate(source: Path, dest: Path) -> str:
         "generate", str(source), "-o", str(dest), "--framework", "django"
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    return result.stdout + result.stderr
 
 
 def test_reverse_accessors_are_readable_and_unique(tmp_path: Path) -> None:
@@ -122,7 +122,8 @@ def test_a_project_made_before_gets_the_style_without_sql(
     manage(project, database_url, "shell", "-c", ROWS)
     before = query(project, database_url, "SELECT * FROM books ORDER BY id")
 
-    _generate(source, project)
+    told = _generate(source, project)
+    assert "the Django models get readable related_name" in told, told
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")
     body = migration.read_text()
     assert "migrations.AlterField(" in body and 'related_name="books"' in body
