@@ -31,9 +31,9 @@ class PanelConfig(AppConfig):
         and the search's case folding on SQLite connections; mount the panel."""
         from .checks import register
         from .mount import mount_from_urls
-        from .registry import registry
 
         register()
         connection_created.connect(add_fold)
-        mount_from_urls()  # the prefix config/urls.py gives it, before any URL
-        registry()  # built at start-up: a bad declaration fails here
+        # Where config/urls.py mounts the panel, read when the first URL is built;
+        # the registry is built by a check (panel.checks), once every app is ready.
+        mount_from_urls()

@@ -1,20 +1,19 @@
 """Where ``config/urls.py`` mounts the panel: the prefix of its links and spec paths.
 
-Django developers move an app by editing its ``include()``; the panel follows. At
-start-up (``PanelConfig.ready``) the mount is read back from the URLconf with
-``reverse("panel:index")`` and handed to the kernel (``panel_core.routes.mount_panel``),
-which builds every link, redirect and OpenAPI path from it. A mount the panel cannot
-serve (none, one with parameters, at the site's root, with a trailing slash) is
-``panel.E005`` (``panel.checks``).
+Django developers move an app by editing its ``include()``; the panel follows. The
+mount is read back from the URLconf with ``reverse("panel:index")`` when the first
+URL is built (``mount_panel_later``; not in ``ready()``, where importing the URLconf
+would run before other apps, the admin's registry among them, are ready), and the
+kernel (``panel_core.routes``) builds every link, redirect and OpenAPI path from it.
+A mount the panel cannot serve (none, one with parameters, at the site's root, with a
+trailing slash) is ``panel.E005`` (``panel.checks``).
 """
 
 from __future__ import annotations
 
-from contextlib import suppress
-
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 
-from panel_core.routes import mount_panel, prefix_from
+from panel_core.routes import DEFAULT_PREFIX, mount_panel_later, prefix_from
 
 _EXAMPLE = 'path("admin", include("panel.urls")) in config/urls.py'
 
@@ -50,10 +49,15 @@ def mounted_prefix() -> str:
         raise MountError(str(exc)) from None
 
 
-def mount_from_urls() -> None:
-    """Give the kernel the panel's mount, if it is one the panel can serve.
+def mounted_or_default() -> str:
+    """The panel's mount, or ``/admin`` when it is one the panel cannot serve (then
+    ``panel.E005`` stops the server)."""
+    try:
+        return mounted_prefix()
+    except MountError:
+        return DEFAULT_PREFIX
 
-    Otherwise the kernel keeps ``/admin`` and ``panel.E005`` stops the server.
-    """
-    with suppress(MountError):
-        mount_panel(mounted_prefix())
+
+def mount_from_urls() -> None:
+    """Have the kernel read the mount from the URLconf when it first builds a URL."""
+    mount_panel_later(mounted_or_default)

@@ -15,6 +15,9 @@ one clear line, not a traceback nor a 500 at the first request.
   ``ROOT_URLCONF``, under a pattern with parameters, at the site's root or with a
   trailing slash (``panel.mount``). Any other prefix works: links, redirects and
   OpenAPI paths follow the mount.
+
+The registry of resources is built by a check too (a bad declaration fails at
+start-up), not in ``ready()``: building it needs the panel's mount, hence the URLconf.
 """
 
 from __future__ import annotations
@@ -105,11 +108,20 @@ def check_mount(**kwargs: Any) -> list[checks.CheckMessage]:
     return []
 
 
+def check_registry(**kwargs: Any) -> list[checks.CheckMessage]:
+    """Build the registry at start-up, so a bad declaration fails there."""
+    from .registry import registry
+
+    registry()
+    return []
+
+
 def register() -> None:
     """Register the panel's checks (from ``PanelConfig.ready``)."""
     checks.register(check_secret_key, TAG)
     checks.register(check_panel_classes, TAG)
     checks.register(check_mount, TAG)
+    checks.register(check_registry, TAG)
 
 
 def problems() -> list[str]:

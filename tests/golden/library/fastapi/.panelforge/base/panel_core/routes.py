@@ -14,7 +14,7 @@ each framework registers every pattern under the route's name, so its own URL bu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -54,16 +54,32 @@ class _Mount:
     # The one piece of process state: where the panel is mounted, as a WSGI/ASGI
     # server's SCRIPT_NAME is. Set before the routes are registered, read by each URL.
     prefix = DEFAULT_PREFIX
+    pending: Callable[[], str] | None = None
 
 
 def mount_panel(prefix: str) -> str:
     """Serve the panel under ``prefix`` (see ``prefix_from``); returns it normalised."""
+    _Mount.pending = None
     _Mount.prefix = prefix_from(prefix)
     return _Mount.prefix
 
 
+def mount_panel_later(resolve: Callable[[], str]) -> None:
+    """Serve the panel under ``resolve()``, asked when the first URL is built.
+
+    Django's mount is known once its URLconf can be imported, which an app's
+    ``ready()`` must not do (other apps, the admin's registry among them, are not
+    ready yet).
+    """
+    _Mount.pending = resolve
+
+
 def panel_prefix() -> str:
     """Where the panel is mounted: ``/admin`` unless ``mount_panel`` moved it."""
+    resolve = _Mount.pending
+    if resolve is not None:
+        _Mount.pending = None
+        _Mount.prefix = prefix_from(resolve())
     return _Mount.prefix
 
 
