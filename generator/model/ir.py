@@ -230,6 +230,12 @@ class Project:
     # (:mod:`generator.regen.identity`).
     database: str = ""  # the default SQLite file, relative to the project
     jwt_issuer: str = ""
+    # How Django model fields are declared beyond their columns (migration state
+    # only, no SQL): 2 = readable ``related_name`` and ``blank=True`` where NULL is
+    # the empty value; 1 = ``related_name="+"``, no ``blank`` (what projects generated
+    # before recorded; regenerating them moves them to 2:
+    # :mod:`generator.targets.django.related_names`).
+    django_model_style: int = 2
     explicit: frozenset[str] = field(default=frozenset(), compare=False)  # not recorded
 
     def __post_init__(self) -> None:

@@ -22,6 +22,7 @@ def project_to_data(project: ir.Project) -> dict[str, Any]:
         "manifest_name": project.manifest_name,
         "database": project.database,
         "jwt_issuer": project.jwt_issuer,
+        "django_model_style": project.django_model_style,
         "auth": asdict(project.auth),
         "docs": asdict(project.docs),
         "resources": [_resource_to_data(r) for r in project.resources],
@@ -42,6 +43,8 @@ def project_from_data(data: dict[str, Any]) -> ir.Project:
         # Recorded before identity was: the values the recorded name gave.
         database=data.get("database", f"{data['name']}.db"),
         jwt_issuer=data.get("jwt_issuer", data["name"]),
+        # Recorded before Django's model style was: "+" on every key, no blank.
+        django_model_style=data.get("django_model_style", 1),
         auth=ir.Auth(**data["auth"]),
         docs=ir.Docs(**data["docs"]),
         resources=tuple(_resource_from_data(r) for r in data["resources"]),

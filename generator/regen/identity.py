@@ -5,7 +5,8 @@ The default SQLite file (``project.database``) and the JWT issuer
 recorded in ``.panelforge/state.json`` (``project.database``, ``project.jwt_issuer``).
 A regeneration keeps the recorded values, whatever the name has become, so the app
 keeps opening the same database and accepting the tokens it issued; only a manifest
-that sets them changes them, and the change is reported (:func:`pin_identity`).
+that sets them changes them, and the change is reported (:func:`pin_identity`). The
+recorded Django model style is not kept but moved forward, and that is reported too.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def pin_identity(project: ir.Project, state: State) -> tuple[ir.Project, list[st
         elif old != new:
             detail = consequence.format(old=old, new=new)
             warnings.append(f"{what} changes from {old!r} to {new!r}: {detail}")
+    warnings += _model_style_note(recorded, project)
     pinned = replace(project, **kept)
     renamed = [k for k, v in kept.items() if v != getattr(project, k)]
     if renamed and recorded.name != project.name:
@@ -54,3 +56,16 @@ def pin_identity(project: ir.Project, state: State) -> tuple[ir.Project, list[st
             f"kept {values} (set {settings} in the manifest to change them)"
         )
     return pinned, warnings
+
+
+def _model_style_note(recorded: ir.Project, project: ir.Project) -> list[str]:
+    """What a project generated before the current Django model style gets."""
+    if project.framework != "django":
+        return []
+    if recorded.django_model_style >= project.django_model_style:
+        return []
+    return [
+        "the Django models get readable related_name on foreign keys and "
+        "blank=True where NULL is the empty value: the new migration's AlterField "
+        "operations change no table"
+    ]

@@ -12,6 +12,7 @@ from generator.model import ir
 from generator.paths import resource_templates
 from generator.regen.migrations import diff_schema
 from generator.targets.django import migrations, storage
+from generator.targets.django.related_names import related_names
 from generator.targets.django.target import DjangoTarget
 
 field = projects.field
@@ -50,11 +51,11 @@ def test_plan_has_models_migration_and_one_model_module_per_resource() -> None:
         assert (resource_templates() / plan.template).is_file(), plan.template
 
 
-_INDEXED = "null=True, db_index=True"
+_INDEXED = "null=True, blank=True, db_index=True"
 MODEL_FIELDS = [
     (field("title", max_length=200), f"CharField(max_length=200, {_INDEXED})"),
     (field("isbn"), f"CharField({_INDEXED})"),
-    (field("body", format="text", sortable=False), "TextField(null=True)"),
+    (field("body", format="text", sortable=False), "TextField(null=True, blank=True)"),
     (field("n", "integer", minimum=0, maximum=10), f"IntegerField({_INDEXED})"),
     (field("big", "integer"), f"BigIntegerField({_INDEXED})"),
     (field("price", "number"), f"FloatField({_INDEXED})"),
@@ -71,8 +72,9 @@ MODEL_FIELDS = [
 
 @pytest.mark.parametrize(("declared", "expected"), MODEL_FIELDS)
 def test_model_field_per_declaration(declared: ir.Field, expected: str) -> None:
-    project = projects.project(projects.resource("Thing", declared))
-    code = storage.field_call(declared, project, migration=False)
+    thing = projects.resource("Thing", declared)
+    project = projects.project(thing)
+    code = storage.field_call(declared, thing, project, migration=False)
     assert code == "models." + expected
 
 
@@ -80,27 +82,69 @@ def test_relations_keep_the_column_name_and_follow_their_delete_rule() -> None:
     library = projects.library()
     book = library.resource("Book")
     author = book.field("author")
-    model = storage.field_call(author, library, migration=False)
+    model = storage.field_call(author, book, library, migration=False)
     assert model == (
         'models.ForeignKey("Author", models.PROTECT, db_column="author", '
-        'related_name="+", null=True)'
+        'related_name="books", null=True, blank=True)'
     )
     cascade = replace(author, on_delete="cascade")
-    assert "models.CASCADE" in storage.field_call(cascade, library, migration=False)
+    assert "models.CASCADE" in storage.field_call(
+        cascade, book, library, migration=False
+    )
     cleared = replace(author, on_delete="set_null")
-    migration = storage.field_call(cleared, library, migration=True)
+    migration = storage.field_call(cleared, book, library, migration=True)
     assert migration.startswith(
         'models.ForeignKey(on_delete=models.SET_NULL, to="app.author"'
     )
 
 
+def _related(*resources: ir.Resource, hidden: bool = False) -> dict:
+    project = projects.project(*resources)
+    if hidden:
+        project = replace(project, django_model_style=1)
+    return related_names(project)
+
+
+def test_related_names_are_the_plural_of_the_model_holding_the_key() -> None:
+    author = projects.resource("Author", field("name"))
+    book = projects.resource("Book", field("author", "integer", relation="Author"))
+    entry = projects.resource(
+        "BookEntry", field("author", "integer", relation="Author")
+    )
+    assert _related(author, book, entry) == {
+        ("Book", "author"): "books",
+        ("BookEntry", "author"): "book_entries",
+    }
+    assert set(_related(author, book, hidden=True).values()) == {"+"}
+
+
+def test_related_names_say_which_key_when_one_name_would_not_do() -> None:
+    # Two keys of Book to Author; Author has a field "notes"; and "objects" is
+    # every model's manager.
+    author = projects.resource("Author", field("notes"))
+    book = projects.resource(
+        "Book",
+        field("author", "integer", relation="Author"),
+        field("editor", "integer", relation="Author"),
+    )
+    note = projects.resource("Note", field("author", "integer", relation="Author"))
+    thing = projects.resource("Object", field("book", "integer", relation="Book"))
+    assert _related(author, book, note, thing) == {
+        ("Book", "author"): "books_as_author",
+        ("Book", "editor"): "books_as_editor",
+        ("Note", "author"): "notes_as_author",
+        ("Object", "book"): "objects_as_book",
+    }
+
+
 def test_integer_keys_are_big_auto_fields() -> None:
     key = projects.KEY
-    project = projects.project(projects.resource("Thing", field("a")))
-    assert storage.field_call(key, project, migration=False) == (
+    thing = projects.resource("Thing", field("a"))
+    project = projects.project(thing)
+    assert storage.field_call(key, thing, project, migration=False) == (
         "models.BigAutoField(primary_key=True)"
     )
-    assert storage.field_call(key, project, migration=True) == (
+    assert storage.field_call(key, thing, project, migration=True) == (
         "models.BigAutoField(primary_key=True, serialize=False)"
     )
 
@@ -127,7 +171,7 @@ def test_schema_migration_adds_a_field_after_the_leaf() -> None:
     assert plan.context["dependency"] == '"0002_by_hand"'
     assert plan.context["changes"] == [
         'migrations.AddField(model_name="book", name="subtitle", '
-        "field=models.CharField(max_length=80, null=True, db_index=True))"
+        "field=models.CharField(max_length=80, null=True, blank=True, db_index=True))"
     ]
 
 

@@ -64,13 +64,13 @@ def later_field_operations(
                 f"migrations.RemoveField(model_name={model}, name={name})"
                 if remove
                 else f"migrations.AddField(model_name={model}, name={name}, "
-                f"field={_field(field, project)})"
+                f"field={_field(field, resource, project)})"
             )
     return operations
 
 
-def _field(field: ir.Field, project: ir.Project) -> str:
-    return field_call(field, project, migration=True)
+def _field(field: ir.Field, resource: ir.Resource, project: ir.Project) -> str:
+    return field_call(field, resource, project, migration=True)
 
 
 def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
@@ -81,10 +81,11 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
         for field in change.added:
             operations.append(
                 f"migrations.AddField(model_name={model}, name={literal(field.name)}, "
-                f"field={_field(field, diff.after)})"
+                f"field={_field(field, change.after, diff.after)})"
             )
         for before, after in change.kept:
-            old, new = _field(before, diff.before), _field(after, diff.after)
+            old = _field(before, change.before, diff.before)
+            new = _field(after, change.after, diff.after)
             renamed = before.name != after.name
             # A renamed relation's db_column still names the old column: altered
             # after the rename. Other fields change type under their old name first

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...model import ir, naming
 from ..columns import default_code, fits_int32, indexed, is_integer_key
 from ..pysource import literal
+from .related_names import related_names
 
 
 def _integer_class(field: ir.Field) -> str:
@@ -80,8 +81,11 @@ def on_delete(field: ir.Field) -> str:
     return _ON_DELETE[field.delete_rule]
 
 
-def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
-    """``models.XField(...)``: the same declaration in the model and the migration."""
+def field_call(
+    field: ir.Field, resource: ir.Resource, project: ir.Project, *, migration: bool
+) -> str:
+    """``models.XField(...)`` of ``field`` of ``resource``: the same declaration in
+    the model and the migration."""
     if is_integer_key(field):
         args = ["primary_key=True"] + (["serialize=False"] if migration else [])
         return f"models.BigAutoField({', '.join(args)})"
@@ -95,9 +99,9 @@ def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
         args = [to, on_delete(field)]
         if migration:
             args = [f"on_delete={on_delete(field)}", f"to={to}"]
-        args += [f"db_column={literal(field.name)}", 'related_name="+"']
-        if field.column_nullable:
-            args.append("null=True")
+        related = related_names(project)[(resource.name, field.name)]
+        args += [f"db_column={literal(field.name)}", f"related_name={literal(related)}"]
+        args += _empty_args(field, project)
         return f"models.ForeignKey({', '.join(args)})"
     name, args = _field_class(field)
     if field.is_key:
@@ -109,10 +113,22 @@ def field_call(field: ir.Field, project: ir.Project, *, migration: bool) -> str:
         args.append(f"default={default}")
     if field.default_sql is not None:
         args.append(f"db_default={_DB_DEFAULTS[field.default_sql][0]}")
-    if field.column_nullable:
-        args.append("null=True")
+    args += _empty_args(field, project)
     args += _index_args(field)
     return f"models.{name}({', '.join(args)})"
+
+
+def _empty_args(field: ir.Field, project: ir.Project) -> list[str]:
+    """``null=True, blank=True`` where a field may be empty: the panel's one empty
+    value is NULL, strings included (a blank text is stored as NULL), so Django's
+    forms and ``full_clean`` may leave it empty and store NULL too."""
+    if not field.column_nullable:
+        return []
+    return (
+        ["null=True", "blank=True"]
+        if project.django_model_style >= 2
+        else ["null=True"]
+    )
 
 
 def _index_args(field: ir.Field) -> list[str]:
@@ -125,7 +141,7 @@ def _index_args(field: ir.Field) -> list[str]:
 def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """One ``name = models.XField(...)`` line per field (black lays them out)."""
     return [
-        f"{field.name} = {field_call(field, project, migration=False)}"
+        f"{field.name} = {field_call(field, resource, project, migration=False)}"
         for field in resource.stored_fields
     ]
 
@@ -136,7 +152,8 @@ def migration_field_lines(
     """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``;
     the ``later`` relations are added once their target model exists."""
     return [
-        f"({literal(field.name)}, {field_call(field, project, migration=True)}),"
+        f"({literal(field.name)}, "
+        f"{field_call(field, resource, project, migration=True)}),"
         for field in resource.stored_fields
         if field not in later
     ]

@@ -34,6 +34,7 @@ from .openapi_paths import (
     with_login,
 )
 from .resource import DeclarationError, Resource
+from .routes import DEFAULT_PREFIX
 from .yaml_text import to_yaml
 
 __all__ = [
@@ -153,7 +154,7 @@ def _authenticate_path(*, jwt: bool) -> Doc:
     return {"post": login}
 
 
-def _logout_path(*, jwt: bool) -> Doc:
+def _logout_path(prefix: str, *, jwt: bool) -> Doc:
     if jwt:
         text = "Revokes the bearer token sent: it is refused from then on."
         errors: tuple[str, ...] = ("401",)
@@ -167,17 +168,17 @@ def _logout_path(*, jwt: bool) -> Doc:
         "operationId": "logout",
         "responses": by_status({"200": reply("Logged out.", "Message")}, *errors),
     }
-    return {"delete": with_login(logout, "delete", jwt=jwt)}
+    return {"delete": with_login(logout, "delete", jwt=jwt, prefix=prefix)}
 
 
 def _auth_paths(prefix: str, *, jwt: bool) -> Doc:
     return {
         f"{prefix}/authenticate": _authenticate_path(jwt=jwt),
-        f"{prefix}/logout": _logout_path(jwt=jwt),
+        f"{prefix}/logout": _logout_path(prefix, jwt=jwt),
     }
 
 
-def _security_schemes(*, jwt: bool) -> Doc:
+def _security_schemes(prefix: str, *, jwt: bool) -> Doc:
     if jwt:
         bearer = {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}
         return {SECURITY_SCHEME: bearer}
@@ -186,7 +187,7 @@ def _security_schemes(*, jwt: bool) -> Doc:
         "in": "cookie",
         "name": SESSION_COOKIE,
         "description": (
-            "The session cookie `POST /admin/authenticate` sets (or the login page)."
+            f"The session cookie `POST {prefix}/authenticate` sets (or the login page)."
         ),
     }
     return {SESSION_SCHEME: cookie}
@@ -230,7 +231,7 @@ def build_openapi(
     version: str = "1.0.0",
     openapi_version: str = "3.1.0",
     jwt: bool = False,
-    prefix: str = "/admin",
+    prefix: str = DEFAULT_PREFIX,
     max_per_page: int | None = None,
     max_ids: int = MASS_DELETE_LIMIT,
 ) -> Doc:
@@ -246,7 +247,9 @@ def build_openapi(
     path_groups = [_auth_paths(prefix, jwt=jwt)]
     for resource in resources:
         model = schemas.model_name(resource)
-        ctx = ResourceContext(resource, model, v30, jwt, max_per_page, max_ids)
+        ctx = ResourceContext(
+            resource, model, v30, jwt, max_per_page, max_ids, prefix=prefix
+        )
         tags.append(resource.title)
         schema_groups.append(schemas.resource_schemas(resource, v30=v30))
         path_groups.append(resource_paths(ctx, prefix))
@@ -258,7 +261,7 @@ def build_openapi(
     components: Doc = {
         "schemas": _merge(schema_groups),
         "responses": _shared_responses(jwt=jwt),
-        "securitySchemes": _security_schemes(jwt=jwt),
+        "securitySchemes": _security_schemes(prefix, jwt=jwt),
     }
     return {
         "openapi": openapi_version,

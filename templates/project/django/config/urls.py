@@ -1,9 +1,10 @@
 """The project's URLs: the OpenAPI docs, and the panel under ``/admin``.
 
-The panel's URLs have no trailing slash (``/admin``, ``/admin/resource/<uri>/crud``;
-``APPEND_SLASH = False``), so its mount has none either. Its links, redirects and
-OpenAPI paths are built for ``/admin``: mounted anywhere else, the panel refuses to
-start and says so (``panel.E005``).
+Move or nest the panel by editing its ``include()`` (``path("backoffice", ...)``, or
+inside another app's URLconf): its links, redirects, login page and OpenAPI paths
+follow (``panel.mount``). Its URLs have no trailing slash (``/admin``,
+``/admin/resource/<uri>/crud``; ``APPEND_SLASH = False``), so its mount has none
+either; a mount it cannot serve keeps it from starting (``panel.E005``).
 
 Django's error handlers are the panel's (``panel.errors``): unknown paths, refused
 bodies and server errors are answered in JSON to JSON clients, as pages otherwise.

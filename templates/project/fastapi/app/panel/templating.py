@@ -24,7 +24,7 @@ from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 from .flash import pop_flashes
 from .navigation import install_template_helpers
 from .sessions import csrf_token
-from .urls import PREFIX, page_url
+from .urls import page_url
 
 APP_DIR = Path(__file__).resolve().parents[1]
 # The project's own templates, looked up before the kernel's.
@@ -34,7 +34,7 @@ STATIC_DIR = assets.STATIC_DIR
 STATIC_URL = "/static"
 
 templates = Jinja2Templates(directory=[TEMPLATES_DIR, assets.TEMPLATES_DIR])
-templates.env.globals.update(page_url=page_url, panel_prefix=PREFIX)
+templates.env.globals["page_url"] = page_url
 install_template_helpers(templates.env)  # to_page, route, current_route
 
 

@@ -20,7 +20,7 @@ def add_fold(sender: Any, connection: Any, **kwargs: Any) -> None:
 
 
 class PanelConfig(AppConfig):
-    """The admin panel: routes under /admin, its users' logins and throttle."""
+    """The admin panel: routes where config/urls.py mounts them, logins, throttle."""
 
     name = "panel"
     verbose_name = "Admin panel"
@@ -28,10 +28,12 @@ class PanelConfig(AppConfig):
 
     def ready(self) -> None:
         """Register the system checks that keep a misconfigured panel from starting,
-        and the search's case folding on SQLite connections."""
+        and the search's case folding on SQLite connections; mount the panel."""
         from .checks import register
-        from .registry import registry
+        from .mount import mount_from_urls
 
         register()
         connection_created.connect(add_fold)
-        registry()  # built at start-up: a bad declaration fails here
+        # Where config/urls.py mounts the panel, read when the first URL is built;
+        # the registry is built by a check (panel.checks), once every app is ready.
+        mount_from_urls()

@@ -11,8 +11,13 @@ one clear line, not a traceback nor a 500 at the first request.
   (middleware, ``auth.middleware``, ``auth.pipelines``) may have a static
   ``check_settings()`` raising ``ImproperlyConfigured`` (JWT mode: no usable
   JWT_SECRET).
-- ``panel.E005``: the panel's URLs are not mounted at ``PREFIX`` (``/admin``), where
-  its links, redirects and OpenAPI paths point.
+- ``panel.E005``: the panel's URLs are mounted where they cannot be served: not in
+  ``ROOT_URLCONF``, under a pattern with parameters, at the site's root or with a
+  trailing slash (``panel.mount``). Any other prefix works: links, redirects and
+  OpenAPI paths follow the mount.
+
+The registry of resources is built by a check too (a bad declaration fails at
+start-up), not in ``ready()``: building it needs the panel's mount, hence the URLconf.
 """
 
 from __future__ import annotations
@@ -93,23 +98,21 @@ def check_panel_classes(**kwargs: Any) -> list[checks.CheckMessage]:
 
 
 def check_mount(**kwargs: Any) -> list[checks.CheckMessage]:
-    """The panel's URLs are where its links point: at ``PREFIX``."""
-    from django.urls import NoReverseMatch, reverse
+    """The panel's URLs are mounted where the panel can serve them."""
+    from .mount import MountError, mounted_prefix
 
-    from panel_core.routes import PREFIX
-
-    keep = f'Keep path("{PREFIX.strip("/")}", include("panel.urls")) in config/urls.py'
     try:
-        mounted = reverse("panel:index")
-    except NoReverseMatch:
-        message = "The panel's URLs (panel.urls) are not in ROOT_URLCONF."
-        return [checks.Error(message, hint=keep, id="panel.E005")]
-    if mounted != PREFIX:
-        message = (
-            f"The panel is mounted at {mounted!r}, but its links, redirects and "
-            f"OpenAPI paths point at {PREFIX!r}."
-        )
-        return [checks.Error(message, hint=keep, id="panel.E005")]
+        mounted_prefix()
+    except MountError as exc:
+        return [checks.Error(exc.message, hint=exc.hint, id="panel.E005")]
+    return []
+
+
+def check_registry(**kwargs: Any) -> list[checks.CheckMessage]:
+    """Build the registry at start-up, so a bad declaration fails there."""
+    from .registry import registry
+
+    registry()
     return []
 
 
@@ -118,6 +121,7 @@ def register() -> None:
     checks.register(check_secret_key, TAG)
     checks.register(check_panel_classes, TAG)
     checks.register(check_mount, TAG)
+    checks.register(check_registry, TAG)
 
 
 def problems() -> list[str]:

@@ -1,6 +1,7 @@
 """The panel's URLs: every route of the kernel's table, by name, in ``panel``.
 
-``config/urls.py`` mounts them at ``PREFIX`` (``path("admin", include("panel.urls"))``).
+``config/urls.py`` mounts them (``path("admin", include("panel.urls"))``); the kernel
+builds its links for that mount (``panel.mount``).
 Patterns come from ``panel_core.routes.ROUTES``, so ``reverse("panel:crud.update",
 kwargs={"resourceUri": "book-resource", "resourceItem": 5})`` and the kernel's
 ``url_for("crud.update", ...)`` give the same path. Routes sharing a path (list, store

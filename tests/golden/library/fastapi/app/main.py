@@ -24,7 +24,7 @@ from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
 from app.panel.trash import router as trash_router
 from app.panel.unavailable import check_database
-from app.panel.urls import PREFIX
+from app.panel.urls import mount_panel
 from app.resources import RESOURCES
 from app.roles import ROLES
 from panel_core.abilities import RoleTable
@@ -51,6 +51,7 @@ def create_app(
 ) -> FastAPI:
     """A new application for ``settings`` (default: from the environment)."""
     settings = settings or get_settings()
+    prefix = mount_panel(settings.panel_prefix)  # before any URL is built
     app = FastAPI(
         title=settings.panel_title,
         docs_url=None,
@@ -73,13 +74,13 @@ def create_app(
         trim_strings=settings.trim_strings,
     )
     app.state.site = Site((p.resource for p in app.state.registry), pages)
-    app.include_router(panel_router, prefix=PREFIX)
-    app.include_router(actions_router, prefix=PREFIX)
-    app.include_router(login_router, prefix=PREFIX)
-    app.include_router(trash_router, prefix=PREFIX)
+    app.include_router(panel_router, prefix=prefix)
+    app.include_router(actions_router, prefix=prefix)
+    app.include_router(login_router, prefix=prefix)
+    app.include_router(trash_router, prefix=prefix)
     install_docs(app, settings)
     # Last: "/resource/{resourceUri}/{pageUri}" would also match the routes above.
-    app.include_router(pages_router, prefix=PREFIX)
+    app.include_router(pages_router, prefix=prefix)
     app.mount(STATIC_URL, StaticFiles(directory=STATIC_DIR), name="static")
     install_error_handlers(app)
     install_page_errors(app)

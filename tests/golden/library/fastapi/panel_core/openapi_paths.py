@@ -14,6 +14,7 @@ from . import openapi_schemas as schemas
 from .fields import BelongsTo
 from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
+from .routes import DEFAULT_PREFIX
 
 SECURITY_SCHEME = "bearerAuth"
 # Session logins: the session cookie, and the header carrying the session's CSRF token
@@ -22,8 +23,8 @@ SESSION_SCHEME = "sessionCookie"
 SESSION_COOKIE = "panel_session"
 CSRF_HEADER = "X-CSRF-Token"
 _CSRF = (
-    "The session's CSRF token: the `csrf_token` of `POST /admin/authenticate` (or a "
-    "panel page's `csrf-token` meta tag). Without it, or with another, a request "
+    "The session's CSRF token: the `csrf_token` of `POST {prefix}/authenticate` (or "
+    "a panel page's `csrf-token` meta tag). Without it, or with another, a request "
     "that changes data is refused with 403."
 )
 # The methods that change data, and need the CSRF token with session logins.
@@ -102,6 +103,7 @@ class ResourceContext:
     jwt: bool
     max_per_page: int | None = None  # the app-wide cap, if lower than the resource's
     max_ids: int = MASS_DELETE_LIMIT
+    prefix: str = DEFAULT_PREFIX  # where the panel is mounted
 
 
 def content(schema_name: str) -> Doc:
@@ -129,13 +131,13 @@ def by_status(success: Doc, *errors: str) -> Doc:
     return dict(sorted({**success, **refs}.items()))
 
 
-def csrf_parameter() -> Doc:
+def csrf_parameter(prefix: str = DEFAULT_PREFIX) -> Doc:
     """The ``X-CSRF-Token`` header a session's request that changes data sends."""
     return {
         "name": CSRF_HEADER,
         "in": "header",
         "required": True,
-        "description": _CSRF,
+        "description": _CSRF.format(prefix=prefix),
         "schema": {"type": "string", "minLength": 1},
     }
 
@@ -145,11 +147,11 @@ def security(*, jwt: bool) -> list[Doc]:
     return [{SECURITY_SCHEME if jwt else SESSION_SCHEME: []}]
 
 
-def with_login(op: Doc, method: str, *, jwt: bool) -> Doc:
+def with_login(op: Doc, method: str, *, jwt: bool, prefix: str = DEFAULT_PREFIX) -> Doc:
     """``op`` requiring a login; with sessions, a change also sends the CSRF token."""
     op["security"] = security(jwt=jwt)
     if not jwt and method in _UNSAFE:
-        op["parameters"] = [*op.get("parameters", ()), csrf_parameter()]
+        op["parameters"] = [*op.get("parameters", ()), csrf_parameter(prefix)]
     return op
 
 
@@ -163,7 +165,7 @@ def _operation(
         "operationId": operation_id(ctx.resource.uri, route),
     }
     op.update((k, v) for k, v in parts.items() if v)
-    return with_login(op, method, jwt=ctx.jwt)
+    return with_login(op, method, jwt=ctx.jwt, prefix=ctx.prefix)
 
 
 def _body(schema_name: str) -> Doc:

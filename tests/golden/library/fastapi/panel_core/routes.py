@@ -1,5 +1,10 @@
 """Every panel route by name, and ``url_for``: the one place that builds panel URLs.
 
+The panel's prefix (``/admin`` unless moved) is kept here too, and nowhere else: the
+framework sets it once at start-up with ``mount_panel`` (FastAPI from ``PANEL_PREFIX``,
+Django from where ``config/urls.py`` includes ``panel.urls``), before it registers the
+routes; links, redirects, the 405's ``Allow`` and the spec's paths all read it.
+
 Names are MoonShine's without the ``moonshine.`` prefix. A route may have several path
 patterns, most specific first (``resource.page`` with and without ``{resourceItem}``);
 each framework registers every pattern under the route's name, so its own URL builder
@@ -9,12 +14,13 @@ each framework registers every pattern under the route's name, so its own URL bu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
-PREFIX = "/admin"
+DEFAULT_PREFIX = "/admin"
 # MoonShine's ANY: every method a browser or an API client sends.
 ANY = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
@@ -26,6 +32,57 @@ class RouteError(LookupError):
     """No such route, or not enough parameters to build its URL."""
 
 
+_PREFIX_SHAPE = re.compile(r"(?:/[A-Za-z0-9._~-]+)+")
+
+
+def prefix_from(text: str) -> str:
+    """``text`` as a panel prefix: ``backoffice/`` → ``/backoffice``.
+
+    Raises ValueError (with a message for the user) unless ``text`` names at least
+    one path segment of plain characters (letters, digits, ``.``, ``_``, ``~``, ``-``).
+    """
+    prefix = "/" + text.strip().strip("/")
+    if not _PREFIX_SHAPE.fullmatch(prefix):
+        raise ValueError(
+            f"The panel's prefix must be a path such as /admin or /office/panel "
+            f"(letters, digits, '.', '_', '~', '-' between slashes), not {text!r}."
+        )
+    return prefix
+
+
+class _Mount:
+    # The one piece of process state: where the panel is mounted, as a WSGI/ASGI
+    # server's SCRIPT_NAME is. Set before the routes are registered, read by each URL.
+    prefix = DEFAULT_PREFIX
+    pending: Callable[[], str] | None = None
+
+
+def mount_panel(prefix: str) -> str:
+    """Serve the panel under ``prefix`` (see ``prefix_from``); returns it normalised."""
+    _Mount.pending = None
+    _Mount.prefix = prefix_from(prefix)
+    return _Mount.prefix
+
+
+def mount_panel_later(resolve: Callable[[], str]) -> None:
+    """Serve the panel under ``resolve()``, asked when the first URL is built.
+
+    Django's mount is known once its URLconf can be imported, which an app's
+    ``ready()`` must not do (other apps, the admin's registry among them, are not
+    ready yet).
+    """
+    _Mount.pending = resolve
+
+
+def panel_prefix() -> str:
+    """Where the panel is mounted: ``/admin`` unless ``mount_panel`` moved it."""
+    resolve = _Mount.pending
+    if resolve is not None:
+        _Mount.pending = None
+        _Mount.prefix = prefix_from(resolve())
+    return _Mount.prefix
+
+
 def uri_key(class_name: str) -> str:
     """The kebab-case URI key of a class: ``BookResource`` → ``book-resource``."""
     return "-".join(p.lower() for p in _CAMEL_BOUNDARY.split(class_name) if p)
@@ -33,7 +90,7 @@ def uri_key(class_name: str) -> str:
 
 @dataclass(frozen=True)
 class Route:
-    """A named route: its HTTP methods and its path patterns below ``PREFIX``."""
+    """A named route: its HTTP methods and its path patterns below the prefix."""
 
     name: str
     methods: tuple[str, ...]
@@ -41,8 +98,9 @@ class Route:
 
     @property
     def patterns(self) -> tuple[str, ...]:
-        """The full path patterns, ``PREFIX`` included."""
-        return tuple(PREFIX + path for path in self.paths)
+        """The full path patterns, the panel's prefix included."""
+        prefix = panel_prefix()
+        return tuple(prefix + path for path in self.paths)
 
     @property
     def params(self) -> frozenset[str]:
@@ -173,16 +231,17 @@ def _matcher(pattern: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-_MATCHERS = tuple(
-    (_matcher(pattern), route.methods)
-    for route in ROUTES.values()
-    for pattern in route.patterns
-)
+@lru_cache(maxsize=2)
+def _matchers(prefix: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    return tuple(
+        (_matcher(prefix + path), route.methods)
+        for route in ROUTES.values()
+        for path in route.paths
+    )
 
 
 def allowed_methods(path: str) -> list[str]:
     """Every method the routes at ``path`` take, sorted: the ``Allow`` of a 405."""
-    found = {
-        m for regex, methods in _MATCHERS if regex.fullmatch(path) for m in methods
-    }
+    matchers = _matchers(panel_prefix())
+    found = {m for regex, methods in matchers if regex.fullmatch(path) for m in methods}
     return sorted(found)

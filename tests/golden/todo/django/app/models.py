@@ -15,7 +15,7 @@ class Task(models.Model):
     id = models.BigAutoField(primary_key=True)
     title = models.CharField(max_length=120, db_index=True)
     done = models.BooleanField(default=False, db_index=True)
-    due_on = models.DateField(null=True, db_index=True)
+    due_on = models.DateField(null=True, blank=True, db_index=True)
 
     class Meta:
         db_table = "tasks"

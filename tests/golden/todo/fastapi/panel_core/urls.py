@@ -12,20 +12,22 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from .routes import PREFIX, url_for
+from .routes import DEFAULT_PREFIX, mount_panel, panel_prefix, url_for
 
 __all__ = [
     "CRUD",
-    "PREFIX",
+    "DEFAULT_PREFIX",
     "crud_url",
     "form_page_url",
     "login_url",
+    "mount_panel",
     "page_url",
+    "panel_prefix",
     "record_url",
     "safe_path",
 ]
 
-# The crud routes' prefix, under PREFIX; they add "" or "/{resourceItem}".
+# The crud routes' prefix, under the panel's; they add "" or "/{resourceItem}".
 CRUD = "/resource/{resourceUri}/crud"
 
 
@@ -66,12 +68,13 @@ def login_url(next_path: str | None = None) -> str:
     return url_for("login", query={"next": next_path})
 
 
-def safe_path(target: str | None, fallback: str = PREFIX) -> str:
-    """``target`` when it is a path on this site, else ``fallback``.
+def safe_path(target: str | None, fallback: str | None = None) -> str:
+    """``target`` when it is a path on this site, else ``fallback`` (the panel).
 
     Anything else (another host, a scheme, a backslash or a control character a
     browser would read differently) becomes the fallback.
     """
+    fallback = panel_prefix() if fallback is None else fallback
     if not target or not target.startswith("/") or target.startswith("//"):
         return fallback
     if any(c == "\\" or ord(c) < 32 or ord(c) == 127 for c in target):

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
+from app.core.config import Settings
 from app.panel import guards
 from app.panel.current import remember_route
 from app.panel.urls import crud_url, record_url
@@ -209,3 +211,27 @@ def test_the_hot_path_record_url_agrees_with_the_route_table() -> None:
     assert record_url(crud, "a/b c") == url_for(
         "crud.show", {"resourceUri": "odd uri", "resourceItem": "a/b c"}
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "prefix"),
+    [
+        ("/admin", "/admin"),
+        ("office/panel/", "/office/panel"),
+        ("/b-o_1.x", "/b-o_1.x"),
+    ],
+)
+def test_panel_prefix_is_a_path_without_trailing_slash(
+    monkeypatch: pytest.MonkeyPatch, given: str, prefix: str
+) -> None:
+    monkeypatch.setenv("PANEL_PREFIX", given)
+    assert Settings().panel_prefix == prefix
+
+
+@pytest.mark.parametrize("given", ["/", "", "/a b", "/admin?x=1", "//"])
+def test_a_panel_prefix_that_is_not_a_path_is_refused(
+    monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    monkeypatch.setenv("PANEL_PREFIX", given)
+    with pytest.raises(ValidationError, match="PANEL_PREFIX: The panel's prefix"):
+        Settings()

@@ -19,9 +19,9 @@ class Migration(migrations.Migration):
             fields=[
                 ("id", models.BigAutoField(primary_key=True, serialize=False)),
                 ("name", models.CharField(max_length=120, db_index=True)),
-                ("email", models.CharField(null=True, db_index=True)),
-                ("website", models.CharField(null=True, db_index=True)),
-                ("born_on", models.DateField(null=True, db_index=True)),
+                ("email", models.CharField(null=True, blank=True, db_index=True)),
+                ("website", models.CharField(null=True, blank=True, db_index=True)),
+                ("born_on", models.DateField(null=True, blank=True, db_index=True)),
             ],
             options={"db_table": "authors"},
         ),
@@ -30,26 +30,39 @@ class Migration(migrations.Migration):
             fields=[
                 ("id", models.BigAutoField(primary_key=True, serialize=False)),
                 ("title", models.CharField(max_length=200, db_index=True)),
-                ("isbn", models.CharField(null=True, db_index=True)),
-                ("pages", models.IntegerField(null=True, db_index=True)),
+                ("isbn", models.CharField(null=True, blank=True, db_index=True)),
+                ("pages", models.IntegerField(null=True, blank=True, db_index=True)),
                 (
                     "price",
                     models.DecimalField(
-                        max_digits=10, decimal_places=2, null=True, db_index=True
+                        max_digits=10,
+                        decimal_places=2,
+                        null=True,
+                        blank=True,
+                        db_index=True,
                     ),
                 ),
                 ("available", models.BooleanField(default=True, db_index=True)),
-                ("genre", models.CharField(max_length=7, null=True, db_index=True)),
-                ("published_on", models.DateField(null=True, db_index=True)),
-                ("summary", models.TextField(null=True)),
+                (
+                    "genre",
+                    models.CharField(
+                        max_length=7, null=True, blank=True, db_index=True
+                    ),
+                ),
+                (
+                    "published_on",
+                    models.DateField(null=True, blank=True, db_index=True),
+                ),
+                ("summary", models.TextField(null=True, blank=True)),
                 (
                     "author",
                     models.ForeignKey(
                         on_delete=models.PROTECT,
                         to="app.author",
                         db_column="author",
-                        related_name="+",
+                        related_name="books",
                         null=True,
+                        blank=True,
                     ),
                 ),
             ],
@@ -62,11 +75,16 @@ class Migration(migrations.Migration):
                 ("email", models.CharField(db_index=True)),
                 (
                     "token",
-                    models.UUIDField(default=uuid.uuid4, null=True, db_index=True),
+                    models.UUIDField(
+                        default=uuid.uuid4, null=True, blank=True, db_index=True
+                    ),
                 ),
                 ("password", models.CharField(max_length=255)),
-                ("joined_at", models.DateTimeField(null=True, db_index=True)),
-                ("rating", models.IntegerField(null=True, db_index=True)),
+                (
+                    "joined_at",
+                    models.DateTimeField(null=True, blank=True, db_index=True),
+                ),
+                ("rating", models.IntegerField(null=True, blank=True, db_index=True)),
             ],
             options={"db_table": "members"},
         ),

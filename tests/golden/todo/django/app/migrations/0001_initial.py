@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
                 ("id", models.BigAutoField(primary_key=True, serialize=False)),
                 ("title", models.CharField(max_length=120, db_index=True)),
                 ("done", models.BooleanField(default=False, db_index=True)),
-                ("due_on", models.DateField(null=True, db_index=True)),
+                ("due_on", models.DateField(null=True, blank=True, db_index=True)),
             ],
             options={"db_table": "tasks"},
         ),

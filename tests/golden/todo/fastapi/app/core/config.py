@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.core import oag_config
 from panel_core.cors import parse_origins
+from panel_core.routes import DEFAULT_PREFIX, prefix_from
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -70,6 +71,9 @@ class Settings(BaseSettings):
     # DATABASE_URL: sqlite:///path.db or postgresql+psycopg://user:password@host/name
     database_url: str = f"sqlite:///{PROJECT_DIR / 'todo_admin.db'}"
     panel_title: str = "Todo admin"
+    # PANEL_PREFIX: where the panel (pages, JSON API, login) is served; its links,
+    # redirects and the OpenAPI paths follow. /docs and /static stay where they are.
+    panel_prefix: str = DEFAULT_PREFIX
 
     # The list API: rows per page are capped at this (and at each resource's own cap).
     max_per_page: int = 100
@@ -135,6 +139,14 @@ class Settings(BaseSettings):
     oag_openapi_version: Literal["3.1.0", "3.0.3"] = oag_config.OPENAPI_VERSION
     # DOCS_ACCESS: who may read /docs and the spec: public, authenticated or off (404).
     docs_access: Literal["public", "authenticated", "off"] = "public"
+
+    @field_validator("panel_prefix")
+    @classmethod
+    def _path_prefix(cls, value: str) -> str:
+        try:
+            return prefix_from(value)
+        except ValueError as exc:
+            raise ValueError(f"PANEL_PREFIX: {exc}") from None
 
     @field_validator("cors_origins")
     @classmethod

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import AsyncIterator
+from functools import lru_cache
 
 from starlette.datastructures import Headers
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -27,7 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
 from panel_core.imports import MULTIPART
-from panel_core.routes import url_for
+from panel_core.routes import panel_prefix, url_for
 
 from .auth import USER_KEY
 from .errorpages import error_response
@@ -81,14 +82,17 @@ async def _multipart_token(headers: Headers, body: bytes) -> str | None:
         await form.close()
 
 
-# Async methods may change data whatever the HTTP method, so their route is
-# checked on GET and HEAD too (scripts send the X-CSRF-Token header).
-_ALWAYS_CHECKED = url_for("method", {"pageUri": "-"}).removesuffix("-")
+@lru_cache(maxsize=2)
+def _always_checked(prefix: str) -> str:
+    del prefix  # the cache's key: url_for reads the panel's prefix itself
+    # Async methods may change data whatever the HTTP method, so their route is
+    # checked on GET and HEAD too (scripts send the X-CSRF-Token header).
+    return url_for("method", {"pageUri": "-"}).removesuffix("-")
 
 
 def _needs_token(scope: Scope) -> bool:
     return scope["method"] in UNSAFE_METHODS or scope["path"].startswith(
-        _ALWAYS_CHECKED
+        _always_checked(panel_prefix())
     )
 
 

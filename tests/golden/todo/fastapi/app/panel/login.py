@@ -31,7 +31,7 @@ from .guards import PANEL_GUARDS
 from .redirects import safe_path, see_other
 from .responses import json_response
 from .templating import render
-from .urls import PREFIX, login_url
+from .urls import login_url
 
 Next = Callable[[Request, Credentials], Awaitable[Response]]
 
@@ -89,7 +89,7 @@ class SessionLogin:
         token = login(request, user)
         if wants_page_json(request) or not is_form_submission(request):
             return json_response({"message": "Authenticated.", "csrf_token": token})
-        return see_other(safe_path(credentials.next, PREFIX))
+        return see_other(safe_path(credentials.next))
 
 
 async def read_credentials(request: Request) -> Credentials:

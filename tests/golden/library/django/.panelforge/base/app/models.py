@@ -16,9 +16,9 @@ class Author(models.Model):
 
     id = models.BigAutoField(primary_key=True)
     name = models.CharField(max_length=120, db_index=True)
-    email = models.CharField(null=True, db_index=True)
-    website = models.CharField(null=True, db_index=True)
-    born_on = models.DateField(null=True, db_index=True)
+    email = models.CharField(null=True, blank=True, db_index=True)
+    website = models.CharField(null=True, blank=True, db_index=True)
+    born_on = models.DateField(null=True, blank=True, db_index=True)
 
     class Meta:
         db_table = "authors"
@@ -32,17 +32,22 @@ class Book(models.Model):
 
     id = models.BigAutoField(primary_key=True)
     title = models.CharField(max_length=200, db_index=True)
-    isbn = models.CharField(null=True, db_index=True)
-    pages = models.IntegerField(null=True, db_index=True)
+    isbn = models.CharField(null=True, blank=True, db_index=True)
+    pages = models.IntegerField(null=True, blank=True, db_index=True)
     price = models.DecimalField(
-        max_digits=10, decimal_places=2, null=True, db_index=True
+        max_digits=10, decimal_places=2, null=True, blank=True, db_index=True
     )
     available = models.BooleanField(default=True, db_index=True)
-    genre = models.CharField(max_length=7, null=True, db_index=True)
-    published_on = models.DateField(null=True, db_index=True)
-    summary = models.TextField(null=True)
+    genre = models.CharField(max_length=7, null=True, blank=True, db_index=True)
+    published_on = models.DateField(null=True, blank=True, db_index=True)
+    summary = models.TextField(null=True, blank=True)
     author = models.ForeignKey(
-        "Author", models.PROTECT, db_column="author", related_name="+", null=True
+        "Author",
+        models.PROTECT,
+        db_column="author",
+        related_name="books",
+        null=True,
+        blank=True,
     )
 
     class Meta:
@@ -57,10 +62,10 @@ class Member(models.Model):
 
     id = models.BigAutoField(primary_key=True)
     email = models.CharField(db_index=True)
-    token = models.UUIDField(default=uuid.uuid4, null=True, db_index=True)
+    token = models.UUIDField(default=uuid.uuid4, null=True, blank=True, db_index=True)
     password = models.CharField(max_length=255)
-    joined_at = models.DateTimeField(null=True, db_index=True)
-    rating = models.IntegerField(null=True, db_index=True)
+    joined_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    rating = models.IntegerField(null=True, blank=True, db_index=True)
 
     class Meta:
         db_table = "members"

@@ -27,7 +27,7 @@ from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 
 # Where a resource's own template is looked for first (the pages import it from here).
 from panel_core.resource_pages import resource_templates as resource_templates
-from panel_core.urls import PREFIX, page_url
+from panel_core.urls import page_url
 
 from .acting import panel_user
 from .current import panel_route
@@ -46,7 +46,7 @@ def static_url(path: str) -> str:
 def environment(**options: Any) -> Environment:
     """The Jinja environment of the panel (settings ``TEMPLATES``' ``environment``)."""
     env = Environment(**options)
-    env.globals.update(page_url=page_url, panel_prefix=PREFIX, static_url=static_url)
+    env.globals.update(page_url=page_url, static_url=static_url)
     install_template_helpers(env)  # to_page, route, current_route
     return env
 

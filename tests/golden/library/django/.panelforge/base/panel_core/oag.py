@@ -7,6 +7,7 @@ command line are thin layers over these functions, so another target can reuse t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -14,6 +15,7 @@ from typing import Any, Literal
 
 from .openapi import MASS_DELETE_LIMIT, build_openapi, dump_json, dump_yaml, write_spec
 from .resource import Resource
+from .routes import DEFAULT_PREFIX
 
 # ``view`` names this built-in template; any other value is a template path.
 BUILTIN_VIEW = "oag::docs"
@@ -36,6 +38,7 @@ class SpecOptions:
     jwt: bool
     max_per_page: int = 100
     max_ids: int = MASS_DELETE_LIMIT
+    prefix: str = DEFAULT_PREFIX  # where the panel is mounted: the paths' start
 
 
 def spec_files(project_dir: Path, path: str) -> tuple[Path, Path]:
@@ -65,6 +68,7 @@ def build_document(
         jwt=options.jwt,
         max_per_page=options.max_per_page,
         max_ids=options.max_ids,
+        prefix=options.prefix,
     )
 
 
@@ -82,7 +86,11 @@ def generate(
 
 
 class SpecSource:
-    """The spec an app serves: the files on disk, else built once from its resources."""
+    """The spec an app serves: the files on disk, else built once from its resources.
+
+    Files written for another prefix (``oag:generate`` before the panel moved) are
+    not served: their paths would lead nowhere; the document is built instead.
+    """
 
     def __init__(self, project_dir: Path, path: str, options: SpecOptions) -> None:
         yaml_path, json_path = spec_files(project_dir, path)
@@ -93,7 +101,7 @@ class SpecSource:
     def read(self, kind: SpecKind, resources: Sequence[type[Resource]]) -> bytes:
         """The ``kind`` spec: the file if there is one, else built from resources."""
         path = self.files[kind]
-        if path.is_file():
+        if path.is_file() and self._written_for_prefix():
             return path.read_bytes()
         if not self._built:
             doc = build_document(resources, self.options)
@@ -102,6 +110,16 @@ class SpecSource:
                 "json": dump_json(doc).encode(),
             }
         return self._built[kind]
+
+    def _written_for_prefix(self) -> bool:
+        try:
+            doc = json.loads(self.files["json"].read_bytes())
+        except (OSError, ValueError):
+            return True  # not ours to judge: serve the files as they are
+        paths = doc.get("paths") if isinstance(doc, dict) else None
+        if not isinstance(paths, dict):
+            return True
+        return f"{self.options.prefix}/authenticate" in paths
 
 
 def swagger_config(spec_url: str, *, jwt: bool) -> dict[str, Any]:

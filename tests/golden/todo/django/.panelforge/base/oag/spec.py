@@ -17,6 +17,7 @@ from app import oag_config
 from panel.jwt_auth import JWTAuthentication
 from panel_core.oag import SpecOptions, generate
 from panel_core.resource import Resource
+from panel_core.routes import panel_prefix
 
 
 def project_dir() -> Path:
@@ -38,6 +39,7 @@ def spec_options() -> SpecOptions:
         jwt=uses_jwt(),
         max_per_page=settings.PANEL_MAX_PER_PAGE,
         max_ids=settings.PANEL_MAX_MASS_DELETE,
+        prefix=panel_prefix(),
     )
 
 

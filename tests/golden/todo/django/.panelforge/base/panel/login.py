@@ -24,7 +24,7 @@ from django.utils.module_loading import import_string
 from panel_core.accounts import FAILED
 from panel_core.credentials import Credentials, parse_credentials
 from panel_core.errors import InvalidInput
-from panel_core.urls import PREFIX, safe_path
+from panel_core.urls import safe_path
 
 from .accept import wants_page_json
 from .bodies import read_body
@@ -100,7 +100,7 @@ class SessionLogin:
         if wants_page_json(request) or not is_form_submission(request):
             body = {"message": "Authenticated.", "csrf_token": get_token(request)}
             return json_response(body)
-        return see_other(safe_path(credentials.next, PREFIX))
+        return see_other(safe_path(credentials.next))
 
 
 def read_credentials(request: HttpRequest) -> Credentials:

@@ -24,6 +24,7 @@ def spec_options(settings: Settings) -> SpecOptions:
         jwt=uses_jwt(settings),
         max_per_page=settings.max_per_page,
         max_ids=settings.max_mass_delete,
+        prefix=settings.panel_prefix,
     )
 
 

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from panel_core.urls import (
     CRUD,
-    PREFIX,
+    DEFAULT_PREFIX,
     crud_url,
     form_page_url,
     login_url,
+    mount_panel,
     page_url,
+    panel_prefix,
     record_url,
 )
 
 __all__ = [
     "CRUD",
-    "PREFIX",
+    "DEFAULT_PREFIX",
     "crud_url",
     "form_page_url",
     "login_url",
+    "mount_panel",
     "page_url",
+    "panel_prefix",
     "record_url",
 ]
