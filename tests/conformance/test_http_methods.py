@@ -67,6 +67,9 @@ def test_options_answers_204_with_allow(api: Api) -> None:
         (crud(resource), {"DELETE", "GET", "POST"}),
         (crud(resource, 1), {"DELETE", "GET", "PATCH", "PUT"}),
         ("/admin/logout", {"DELETE", "POST"}),
+        # The handler route takes any method; each handler answers its own.
+        (f"/admin/resource/{resource.uri}/handler/export", {"GET"}),
+        (f"/admin/resource/{resource.uri}/handler/import", {"POST"}),
     ):
         response = api.request("OPTIONS", url)
         assert response.status_code == 204, (url, response.text)

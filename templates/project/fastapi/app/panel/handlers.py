@@ -23,6 +23,7 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 
 from panel_core import csv_text, imports
 from panel_core.lifecycle import Actor
+from panel_core.routes import HANDLER_METHODS
 
 from .accept import wants_json
 from .authorize import actor
@@ -85,8 +86,8 @@ async def import_csv(request: Request, panel: PanelResource) -> Response:
 
 
 HANDLERS = {
-    "export": Handler(("GET", "HEAD"), export_csv),
-    "import": Handler(("POST",), import_csv),
+    "export": Handler(HANDLER_METHODS["export"], export_csv),
+    "import": Handler(HANDLER_METHODS["import"], import_csv),
 }
 
 

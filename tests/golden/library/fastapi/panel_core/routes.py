@@ -23,6 +23,12 @@ from urllib.parse import quote, urlencode
 DEFAULT_PREFIX = "/admin"
 # MoonShine's ANY: every method a browser or an API client sends.
 ANY = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+# The methods of each resource handler (``…/handler/{handlerUri}``): the route takes
+# ANY, as MoonShine's does, and the handler named answers its own methods only.
+HANDLER_METHODS: dict[str, tuple[str, ...]] = {
+    "export": ("GET", "HEAD"),
+    "import": ("POST",),
+}
 
 _PLACEHOLDER = re.compile(r"{(\w+)}")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -242,6 +248,26 @@ def _matchers(prefix: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...
 
 def allowed_methods(path: str) -> list[str]:
     """Every method the routes at ``path`` take, sorted: the ``Allow`` of a 405."""
+    named = handler_methods(path)
+    if named is not None:
+        return sorted(named)
     matchers = _matchers(panel_prefix())
     found = {m for regex, methods in matchers if regex.fullmatch(path) for m in methods}
     return sorted(found)
+
+
+def handler_methods(path: str) -> tuple[str, ...] | None:
+    """The methods of the handler ``path`` names (none for an unknown handler);
+    ``None`` when ``path`` names no handler."""
+    found = _handler_path(panel_prefix()).fullmatch(path)
+    if found is None:
+        return None
+    return HANDLER_METHODS.get(found.group(1), ())
+
+
+@lru_cache(maxsize=2)
+def _handler_path(prefix: str) -> re.Pattern[str]:
+    pattern = _matcher(prefix + ROUTES["handler"].paths[0]).pattern
+    # The last placeholder, ``{handlerUri}``, is the one captured.
+    head, _, tail = pattern.rpartition("[^/]+")
+    return re.compile(f"{head}([^/]+){tail}")

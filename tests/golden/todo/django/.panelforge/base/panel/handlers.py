@@ -24,6 +24,7 @@ from django.http.response import HttpResponseBase
 
 from panel_core import csv_text, imports
 from panel_core.errors import InvalidInput, PayloadTooLarge
+from panel_core.routes import HANDLER_METHODS
 
 from .accept import wants_json
 from .acting import actor
@@ -79,8 +80,8 @@ def import_csv(request: HttpRequest, panel: PanelResource) -> HttpResponseBase:
 
 
 HANDLERS = {
-    "export": Handler(("GET", "HEAD"), export_csv),
-    "import": Handler(("POST",), import_csv),
+    "export": Handler(HANDLER_METHODS["export"], export_csv),
+    "import": Handler(HANDLER_METHODS["import"], import_csv),
 }
 
 

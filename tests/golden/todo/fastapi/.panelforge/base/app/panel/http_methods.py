@@ -21,6 +21,7 @@ from panel_core.http_methods import (
     location,
     without_slash,
 )
+from panel_core.routes import handler_methods
 
 _METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
 
@@ -29,6 +30,9 @@ def allowed_methods(scope: Scope) -> list[str]:
     """The methods the app's routes take at the scope's path (none: no such path)."""
     # Starlette names the methods of the first route whose path matched, but a path
     # can have several routes: ask every route about every method instead.
+    named = handler_methods(scope["path"])
+    if named is not None:  # a handler route takes any method; the handler, its own
+        return [method for method in _METHODS if method in named]
     routes = scope["app"].router.routes
     allowed = []
     for method in _METHODS:
