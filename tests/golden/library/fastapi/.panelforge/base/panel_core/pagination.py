@@ -38,7 +38,7 @@ class PageUrls:
         self._params = [(k, v) for k, v in params if k not in ("page", "cursor")]
         # Every link shares the other parameters: encoded once, not once per link.
         others = urlencode(self._params)
-        self._prefix = f"{path}?{others}&" if others else f"{path}?"
+        self._prefix = f"{self.path}?{others}&" if others else f"{self.path}?"
 
     def __call__(self, page: int) -> str:
         """The path of ``page`` with the request's other parameters."""
