@@ -113,7 +113,20 @@ def shoot(page: Any, server: Server) -> Shoot:
 
 
 def _titles(page: Any) -> list[str]:
+    """The titles listed, once the page a click navigated to has loaded.
+
+    A click returns when its navigation has committed, not when the new document
+    has been parsed: reading the rows at once can see none (a flaky empty list).
+    """
+    page.wait_for_load_state("load")
     return page.locator("table.records tbody tr td:nth-child(3)").all_inner_texts()
+
+
+def _expect_titles(page: Any, titles: list[str]) -> None:
+    """Waits (Playwright's retrying expect) until exactly these titles are listed."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    rows = page.locator("table.records tbody tr td:nth-child(3)")
+    sync_api.expect(rows).to_have_text(titles)
 
 
 def _log_in(page: Any) -> None:
@@ -157,19 +170,19 @@ def _create_book(page: Any, title: str, genre: str, available: bool) -> None:
 def _sort_search_and_filter(page: Any) -> None:
     page.goto(BOOKS)
     page.click("thead >> text=Title")
-    assert _titles(page) == ["Dune", "Neuromancer", "Temp one", "Temp two"]
+    _expect_titles(page, ["Dune", "Neuromancer", "Temp one", "Temp two"])
     page.click("thead >> text=Title")
-    assert _titles(page) == ["Temp two", "Temp one", "Neuromancer", "Dune"]
+    _expect_titles(page, ["Temp two", "Temp one", "Neuromancer", "Dune"])
     page.fill("input[name=search]", "neuro")
     page.click("text=Apply")
-    assert _titles(page) == ["Neuromancer"]
+    _expect_titles(page, ["Neuromancer"])
     page.click("nav.tags >> text=Science")
-    assert _titles(page) == ["Dune"]
+    _expect_titles(page, ["Dune"])
     page.goto(BOOKS)
     page.click("summary")
     page.select_option("select[name='filter[genre]']", "fiction")
     page.click("text=Apply")
-    assert _titles(page) == ["Neuromancer"]
+    _expect_titles(page, ["Neuromancer"])
 
 
 def _edit_with_an_error(page: Any, shoot: Shoot) -> None:
@@ -206,7 +219,7 @@ def _mass_delete(page: Any) -> None:
         page.locator("tr", has_text=title).locator("input[type=checkbox]").check()
     page.click("text=Delete selected")
     assert page.locator(".flash-success").inner_text() == "2 records deleted."
-    assert _titles(page) == ["Neuromancer"]
+    _expect_titles(page, ["Neuromancer"])
 
 
 def _export(page: Any) -> None:
