@@ -9,7 +9,7 @@ the 409 instead; one that takes nothing else along is done directly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .delete_rules import DeletePlan, DeleteRules
@@ -23,6 +23,48 @@ CONFIRMED_FIELD = "_confirmed"
 def needs_confirmation(plan: DeletePlan | None) -> bool:
     """Whether a page's delete must be confirmed first: a cascade takes records."""
     return plan is not None and not plan.blocking and bool(plan.waves)
+
+
+def delete_question(
+    panel: PanelResource[Any],
+    plan: DeletePlan | None,
+    key: Any,
+    load_record: Callable[[], Mapping[str, Any]],
+    *,
+    redirect: str | None,
+    version: str | None,
+) -> dict[str, Any] | None:
+    """The confirmation page's context if deleting ``key`` takes others along, None
+    if it can be done at once; the rules' 409 if they refuse it.
+
+    ``load_record`` reads the record the user may delete (checking that ability) only
+    when the page is shown.
+    """
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        what = f"{panel.store.label} {key} cannot be deleted"
+        raise rules.refusal(plan, what, many=False)
+    if not needs_confirmation(plan):
+        return None
+    return confirmation_context(
+        panel, rules, plan, load_record(), redirect=redirect, version=version
+    )
+
+
+def mass_delete_question(
+    panel: PanelResource[Any], plan: DeletePlan | None, *, redirect: str | None
+) -> dict[str, Any] | None:
+    """``delete_question`` of a mass delete from the index page."""
+    rules = panel.store.delete_rules
+    if plan is None or rules is None:
+        return None
+    if plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
+    if not needs_confirmation(plan):
+        return None
+    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
 
 
 def confirmation_context(

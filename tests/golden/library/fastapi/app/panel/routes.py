@@ -21,9 +21,8 @@ from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
-    confirmation_context,
-    mass_confirmation_context,
-    needs_confirmation,
+    delete_question,
+    mass_delete_question,
 )
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
@@ -190,22 +189,17 @@ def _confirmation(
     """The confirmation page's context, if deleting ``key`` takes others along; 409
     if the delete rules refuse it."""
     engine, acting = _engine(request), actor(request, panel)
-    plan = panel.store.deletion(engine, key, acting)
-    rules = panel.store.delete_rules
-    if plan is None or rules is None:
-        return None
-    if plan.blocking:
-        what = f"{panel.store.label} {key} cannot be deleted"
-        raise rules.refusal(plan, what, many=False)
-    if not needs_confirmation(plan):
-        return None
-    record = panel.store.fetch(engine, key, acting)
-    acting.authorize_record(DELETE, record)
-    return confirmation_context(
+
+    def deletable_record() -> Any:
+        record = panel.store.fetch(engine, key, acting)
+        acting.authorize_record(DELETE, record)
+        return record
+
+    return delete_question(
         panel,
-        rules,
-        plan,
-        record,
+        panel.store.deletion(engine, key, acting),
+        key,
+        deletable_record,
         redirect=form_value(request, "_redirect"),
         version=form_value(request, VERSION_FIELD),
     )
@@ -216,15 +210,7 @@ def _mass_confirmation(
 ) -> dict[str, Any] | None:
     """``_confirmation`` of a mass delete from the index page."""
     plan = panel.store.mass_deletion(_engine(request), keys, actor(request, panel))
-    rules = panel.store.delete_rules
-    if plan is None or rules is None:
-        return None
-    if plan.blocking:
-        raise rules.refusal(plan, "Nothing was deleted", many=True)
-    if not needs_confirmation(plan):
-        return None
-    redirect = form_value(request, "_redirect")
-    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
+    return mass_delete_question(panel, plan, redirect=form_value(request, "_redirect"))
 
 
 def _index_page(panel: PanelResource) -> str:
