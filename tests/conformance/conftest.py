@@ -110,15 +110,20 @@ class Fleet:
         self._stack.close()
 
     def database_url(
-        self, framework: str, example: str, database: str, variant: str = ""
+        self,
+        framework: str,
+        example: str,
+        database: str,
+        variant: str = "",
+        own_database: bool = False,
     ) -> str:
         """The database of one deployment (made, and migrated by it, once).
 
         Variants share the database of their framework's server, but for those of
-        ``OWN_SERVERS``.
+        ``OWN_SERVERS`` and those asking for an ``own_database``.
         """
         key = (framework, example, database)
-        if variant in OWN_SERVERS:
+        if variant in OWN_SERVERS or own_database:
             key = (framework, example, f"{database}-{variant}")
         if key not in self._databases:
             if database == "sqlite":
@@ -139,17 +144,19 @@ class Fleet:
         variant: str = "",
         env: dict[str, str] | None = None,
         serve: type[Server] | None = None,
+        own_database: bool = False,
     ) -> Deployment:
         """The deployment of ``example`` on ``database``, started on first use.
 
         A ``variant`` is another server on the same database (with ``env`` added, or
         served by ``serve`` rather than the framework's server of ``SERVERS``); one
-        of ``OWN_SERVERS`` is served by that server, on a database of its own.
+        of ``OWN_SERVERS`` is served by that server, on a database of its own, as is
+        one with ``own_database`` (an empty database: nothing other tests made).
         """
         key = (framework, example, database, variant)
         if key not in self._deployments:
             before = len(self._databases)
-            url = self.database_url(framework, example, database, variant)
+            url = self.database_url(framework, example, database, variant, own_database)
             fresh = len(self._databases) > before
             project: Path = self._generated(example, framework)
             serve = serve or OWN_SERVERS.get(variant) or SERVERS[framework]

@@ -31,6 +31,7 @@ import pytest
 from conftest import (
     FRAMEWORKS,
     REPO,
+    mariadb_database,
     postgres_available,
     postgres_database,
     project_env,
@@ -46,6 +47,7 @@ CASES = sorted(path.stem for path in VALID.glob("*.yaml"))
 DATABASES = [
     pytest.param("sqlite"),
     pytest.param("postgres", marks=pytest.mark.postgres),
+    pytest.param("mariadb", marks=pytest.mark.mariadb),
 ]
 EXAMPLES = int(os.environ.get("PANELFORGE_INVARIANT_EXAMPLES", "0") or 0)
 PROBLEM_LINE = re.compile(r"^  .+:\d+:\d+: .* \(M\d{3}\)$")
@@ -53,22 +55,27 @@ PROBLEM_LINE = re.compile(r"^  .+:\d+:\d+: .* \(M\d{3}\)$")
 
 @contextlib.contextmanager
 def database(kind: str, folder: Path) -> Iterator[str]:
-    """A fresh database of ``kind`` (PostgreSQL: skipped when no server answers)."""
+    """A fresh database of ``kind`` (a server's: skipped when it does not answer)."""
     if kind == "sqlite":
         yield f"sqlite:///{folder / 'app.db'}"
         return
-    with postgres_database() as url:
+    made = postgres_database() if kind == "postgres" else mariadb_database()
+    with made as url:
         yield url
 
 
-# PostgreSQL for the cases whose columns or constraints differ by database (key and
-# relation column types, foreign keys added after both tables); SQLite for every case.
-ON_POSTGRES = {"keys", "cycles"}
+# SQLite for every case; the database servers for the cases whose columns or
+# constraints differ by database (key and relation column types, foreign keys added
+# after both tables, names and keywords quoted, unique indexes over long strings).
+ON_SERVERS = {
+    "postgres": {"keys", "cycles"},
+    "mariadb": {"keys", "cycles", "names", "keywords", "unique"},
+}
 RUNS = [
     pytest.param(case, kind, id=f"{case}-{kind.values[0]}", marks=kind.marks)
     for case in CASES
     for kind in DATABASES
-    if kind.values[0] == "sqlite" or case in ON_POSTGRES
+    if kind.values[0] == "sqlite" or case in ON_SERVERS[kind.values[0]]
 ]
 
 
