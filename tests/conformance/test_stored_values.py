@@ -104,3 +104,11 @@ def test_a_value_longer_than_its_mysql_column_is_422(fleet, framework: str) -> N
         fits = website[:768]
         body = {**api.payload(author, 2), "website": fits}
         assert api.post(crud(author), json=body).json()["data"]["website"] == fits
+        # The CSV import: the row is named, nothing is imported.
+        imported = api.post(
+            f"/admin/resource/{author.uri}/handler/import",
+            content=f"id,name,email,born_on,website\n,Long,l@example.com,,{website}\n",
+            headers={"Content-Type": "text/csv"},
+        )
+        assert imported.status_code == 422, imported.text
+        assert message in str(imported.json()), imported.text

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Column, ColumnElement, Connection, Engine, Select, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 from app.core.db import transaction
 from panel_core.abilities import UPDATE
@@ -21,6 +21,7 @@ from panel_core.imports import (
     sequence_catch_up,
 )
 from panel_core.lifecycle import Actor
+from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
 
 from .errors import InvalidInput
@@ -34,6 +35,7 @@ class BulkMethods:
 
     # What ``Store`` defines and these methods use.
     label: str
+    _labels: Mapping[str, str]
     _key: Column[Any]
     _names: tuple[str, ...]
     _select: Select[Any]
@@ -132,7 +134,13 @@ class BulkMethods:
 
                 def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
                     try:
-                        return self._import_row(connection, key, dict(values), actor)
+                        # MySQL's "Data too long" fails the row's statement, not
+                        # the transaction: the row's error is reported like a
+                        # validation error.
+                        with values_that_fit(self._labels, DataError):
+                            return self._import_row(
+                                connection, key, dict(values), actor
+                            )
                     except InvalidInput as exc:
                         return [m for group in exc.errors.values() for m in group]
 

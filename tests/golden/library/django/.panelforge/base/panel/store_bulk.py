@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.db.models.lookups import IContains
 
@@ -23,6 +23,7 @@ from panel_core.imports import (
     sequence_catch_up,
 )
 from panel_core.lifecycle import Actor
+from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
 
 _CHUNK = 1000
@@ -33,6 +34,7 @@ class BulkMethods:
 
     # What ``Store`` defines and these methods use.
     label: str
+    _labels: Mapping[str, str]
     _key: str
     _key_name: str
     _manager: models.Manager[Any]
@@ -99,7 +101,10 @@ class BulkMethods:
 
         def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
             try:
-                return self._import_row(key, dict(values), actor)
+                # MySQL's "Data too long" fails the row's statement, not the
+                # transaction: the row's error is reported like a validation error.
+                with values_that_fit(self._labels, DataError):
+                    return self._import_row(key, dict(values), actor)
             except InvalidInput as exc:
                 return [message for group in exc.errors.values() for message in group]
             except NotFound:
