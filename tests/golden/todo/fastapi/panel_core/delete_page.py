@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .delete_rules import DeletePlan, DeleteRules
+from .delete_rules import DeletePlan, DeleteRules, undeletable
 from .labels import record_label
 from .registry import PanelResource
 from .urls import page_url, record_url
@@ -44,7 +44,8 @@ def delete_question(
     if plan is None or rules is None:
         return None
     if plan.blocking:
-        what = f"{panel.store.label} {key} cannot be deleted"
+        resource = type(panel.resource)
+        what = undeletable(panel.store.label, resource, key, load_record)
         raise rules.refusal(plan, what, many=False)
     if not needs_confirmation(plan):
         return None

@@ -18,12 +18,13 @@ and without their lifecycle hooks, as Django admin's delete does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .errors import Referenced
 from .fields import BelongsTo
+from .labels import record_label
 from .resource import Resource
 
 RESTRICT, CASCADE, SET_NULL = "restrict", "cascade", "set_null"
@@ -127,7 +128,13 @@ class DeleteRules:
         return plan
 
     def enforce(
-        self, uri: str, keys: Sequence[Any], tables: Tables, *, what: str, many: bool
+        self,
+        uri: str,
+        keys: Sequence[Any],
+        tables: Tables,
+        *,
+        what: Subject,
+        many: bool,
     ) -> DeletePlan:
         """Apply the rules before deleting ``keys`` of ``uri``: 409 (``Referenced``)
         if a ``restrict`` reference refuses it, else clear and cascade. The caller
@@ -149,10 +156,12 @@ class DeleteRules:
         for source, keys in reversed(plan.waves):
             tables.erase(source, keys)
 
-    def refusal(self, plan: DeletePlan, what: str, *, many: bool) -> Referenced:
+    def refusal(self, plan: DeletePlan, what: Subject, *, many: bool) -> Referenced:
         """The 409 of a plan with blocking references; ``what`` starts the message
-        ("Author 7 cannot be deleted", "Nothing was deleted"); ``many``: a mass
-        delete."""
+        ("Author Herbert, Frank cannot be deleted", "Nothing was deleted"), or makes
+        it when called (``undeletable``); ``many``: a mass delete."""
+        if not isinstance(what, str):
+            what = what()
         entries = [
             {
                 "resource": uri,
@@ -179,6 +188,27 @@ class DeleteRules:
         """How ``count`` records of ``uri`` are called: ``Book``, ``Books``."""
         cls = self._classes[uri]
         return str(cls.name) if count == 1 else (cls.title or str(cls.name))
+
+
+# How a refused delete's message starts: the text, or a function making it (called
+# only when the delete is refused, so the record is read only then).
+Subject = str | Callable[[], str]
+
+
+def undeletable(
+    noun: str,
+    resource: type[Resource],
+    key: Any,
+    read: Callable[[], Mapping[str, Any] | None],
+) -> Callable[[], str]:
+    """``Subject`` naming the record ``key`` by its display label ("Author Herbert,
+    Frank cannot be deleted"); ``read`` gives its values (``None``: only the key)."""
+
+    def subject() -> str:
+        name = record_label(resource, key, read() or {})
+        return f"{noun} {name} cannot be deleted"
+
+    return subject
 
 
 def _joined(parts: Sequence[str]) -> str:

@@ -37,7 +37,7 @@ from django.db.models.lookups import Contains, IContains
 
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
-from panel_core.delete_rules import DeletePlan, DeleteRules
+from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import Decimal, json_type
 from panel_core.inputs import stored_forms
@@ -94,6 +94,7 @@ class Store(BulkMethods):
     ) -> None:
         model: type[models.Model] = resource.model
         self.label = label
+        self._resource = resource
         self._model_label = model._meta.label
         self._relations = tuple(relations)
         self._targets: dict[str, Lifecycle] = {}
@@ -168,7 +169,16 @@ class Store(BulkMethods):
         """Whether a delete of this resource's records has rules to follow."""
         return self._rules is not None and self._rules.referred(self._uri)
 
-    def _enforce(self, keys: Sequence[Any], what: str, many: bool) -> None:
+    def _undeletable(self, key: Any) -> Subject:
+        """A refused delete's subject: the record by its label, read if refused."""
+
+        def read() -> Record | None:
+            found = self._rows.filter(**{self._key: key}).first()
+            return None if found is None else dict(found)
+
+        return undeletable(self.label, self._resource, key, read)
+
+    def _enforce(self, keys: Sequence[Any], what: Subject, many: bool) -> None:
         """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
         if self._rules is not None and self._tables is not None and self._referred():
             self._rules.enforce(self._uri, keys, self._tables, what=what, many=many)
@@ -353,7 +363,7 @@ class Store(BulkMethods):
                 elif self._referred() and not self._soft:
                     self.fetch(key, actor)  # 404 before the rules
                 if not self._soft:
-                    what = f"{self.label} {key} cannot be deleted"
+                    what = self._undeletable(key)
                     self._enforce([key], what, many=False)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if not self._delete(rows):
@@ -411,7 +421,7 @@ class Store(BulkMethods):
                 if self._referred():
                     if not rows.exists():
                         raise self._not_found(key)
-                    what = f"{self.label} {key} cannot be deleted"
+                    what = self._undeletable(key)
                     self._enforce([key], what, many=False)
                 if not self._delete(rows, for_good=True):
                     raise self._not_found(key)

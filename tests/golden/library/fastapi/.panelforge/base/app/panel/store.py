@@ -54,7 +54,7 @@ from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
-from panel_core.delete_rules import DeletePlan, DeleteRules
+from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
@@ -105,6 +105,7 @@ class Store(BulkMethods):
         relations: Sequence[Relation] = (),
     ) -> None:
         self.label = label
+        self._resource = resource
         self._relations = tuple(relations)
         self._targets: Mapping[str, Any] = {}
         self._rules: DeleteRules | None = None
@@ -246,8 +247,17 @@ class Store(BulkMethods):
         keys = {uri: panel.store.key_column for uri, panel in self._targets.items()}
         return Tables(connection, keys)
 
+    def _undeletable(self, connection: Connection, key: Any) -> Subject:
+        """A refused delete's subject: the record by its label, read if refused."""
+
+        def read() -> Record | None:
+            row = connection.execute(self._select_one, {"key": key}).first()
+            return None if row is None else dict(zip(self._names, row, strict=True))
+
+        return undeletable(self.label, self._resource, key, read)
+
     def _enforce(
-        self, connection: Connection, keys: Sequence[Any], what: str, many: bool
+        self, connection: Connection, keys: Sequence[Any], what: Subject, many: bool
     ) -> None:
         """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
         if self._rules is not None and self._referred():
@@ -388,7 +398,7 @@ class Store(BulkMethods):
                 elif self._referred() and not self._soft:
                     self._fetch_in(connection, key, actor)  # 404 before the rules
                 if not self._soft:
-                    what = f"{self.label} {key} cannot be deleted"
+                    what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._delete.where(*self.scope(actor))
                 found = connection.execute(statement, {"key": key, "now": _now()})
@@ -441,7 +451,7 @@ class Store(BulkMethods):
                     found = select(self._key).where(self._key == key, *trashed)
                     if connection.execute(found).first() is None:
                         raise self._not_found(key)
-                    what = f"{self.label} {key} cannot be deleted"
+                    what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._force_delete.where(*trashed)
                 if not connection.execute(statement, {"key": key}).rowcount:
