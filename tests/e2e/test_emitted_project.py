@@ -16,31 +16,37 @@ from conftest import EXAMPLE_IDS, FRAMEWORKS, REPO, project_env, tree_files
 pytestmark = pytest.mark.e2e
 MANIFEST_COPY = ".panelforge/manifest.yaml"
 STATE = ".panelforge/state.json"
+SUITE_MARKS = {"postgres": [pytest.mark.postgres], "mariadb": [pytest.mark.mariadb]}
 
 
 def _suite_runs() -> list:
     """Framework × example × database, or (by default, for CI time) a diagonal of it:
     each framework runs each example once and each database once, the examples taking
-    turns on PostgreSQL. The conformance suite serves every example on both databases;
-    ``PANELFORGE_FULL_MATRIX=1`` runs every combination here too."""
+    turns on PostgreSQL, and Django's library suite runs on MariaDB too (FastAPI's
+    conformance deployment there is the todo example). The conformance suite serves
+    every example on both databases; ``PANELFORGE_FULL_MATRIX=1`` runs every
+    combination here too, MariaDB included."""
     databases = ["sqlite", "postgres"]
-    runs = []
+    full = bool(os.environ.get("PANELFORGE_FULL_MATRIX"))
+    chosen: list[tuple[str, str, str]] = []
     for f, framework in enumerate(FRAMEWORKS):
         for e, example in enumerate(EXAMPLE_IDS):
-            chosen = databases
-            if not os.environ.get("PANELFORGE_FULL_MATRIX"):
-                chosen = [databases[(f + e) % len(databases)]]
-            runs += [
-                pytest.param(
-                    framework,
-                    example,
-                    database,
-                    id=f"{framework}-{example}-{database}",
-                    marks=[pytest.mark.postgres] if database == "postgres" else [],
-                )
-                for database in chosen
-            ]
-    return runs
+            if full:
+                chosen += [(framework, example, d) for d in [*databases, "mariadb"]]
+            else:
+                chosen.append((framework, example, databases[(f + e) % 2]))
+    if not full:
+        chosen.append(("django", "library", "mariadb"))
+    return [
+        pytest.param(
+            framework,
+            example,
+            database,
+            id=f"{framework}-{example}-{database}",
+            marks=SUITE_MARKS.get(database, []),
+        )
+        for framework, example, database in chosen
+    ]
 
 
 @pytest.mark.parametrize(
