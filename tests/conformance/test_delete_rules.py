@@ -253,6 +253,9 @@ def _form_delete(api: Api, resource: Any, key: Any, **fields: str) -> Any:
     return api.post(crud(resource, key), data=data, headers=HTML)
 
 
+_FLASH = re.compile(r'<p class="flash flash-error" role="status">([^<]*)</p>')
+
+
 def _page(response: Any) -> str:
     return _TOKEN.sub(r"\1…", response.text)
 
@@ -271,9 +274,11 @@ def test_pages_ask_before_a_cascade_and_show_a_refusal(apis: list[Api]) -> None:
         gone = [not _exists(api, REVIEW, key) for key in reviews] + [
             not _exists(api, PUBLISHER, publisher)
         ]
-        # A delete that takes nothing along is done at once.
+        # A delete that takes nothing along is asked too (no JavaScript needed).
         alone = _made(api, PUBLISHER, name="Alone")
-        direct = _form_delete(api, PUBLISHER, alone)
+        plain = _form_delete(api, PUBLISHER, alone)
+        waited = _exists(api, PUBLISHER, alone)
+        direct = _form_delete(api, PUBLISHER, alone, _confirmed="1")
         # A refused one shows the 409's message; nothing is deleted.
         author = _made(api, AUTHOR, name="Held")
         other = _made(api, PUBLISHER, name="Other")
@@ -287,13 +292,14 @@ def test_pages_ask_before_a_cascade_and_show_a_refusal(apis: list[Api]) -> None:
                 kept,
                 (confirmed.status_code, confirmed.headers.get("location")),
                 gone,
+                (plain.status_code, _page(plain), waited),
                 (direct.status_code, direct.headers.get("location")),
                 (refused.status_code, _page(refused)),
                 _exists(api, AUTHOR, author),
             )
         )
-    publisher, author, asked, kept, confirmed, gone, direct, refused, held = _same(
-        answers
+    publisher, author, asked, kept, confirmed, gone, plain, direct, refused, held = (
+        _same(answers)
     )
     status, html = asked
     assert status == 200, html
@@ -305,10 +311,16 @@ def test_pages_ask_before_a_cascade_and_show_a_refusal(apis: list[Api]) -> None:
     assert all(kept)
     assert confirmed == (303, page(PUBLISHER, "index-page"))
     assert all(gone)
+    status, html, waited = plain
+    assert status == 200 and waited, html
+    assert "<h1>Delete Publisher Alone?</h1>" in html
+    assert "<p>This cannot be undone.</p>" in html and "Yes, delete</button>" in html
     assert direct == (303, page(PUBLISHER, "index-page"))
     status, html = refused
     assert status == 409
     assert "Author Held cannot be deleted: 1 Book refers to it." in html
+    # What refers is linked, so the page is no dead end.
+    assert f'<li><a href="{page(BOOK, "index-page")}">Book</a>: 1</li>' in html
     assert held
 
 
@@ -348,10 +360,34 @@ def test_the_index_pages_mass_delete_asks_too(apis: list[Api]) -> None:
     assert status == 200, html
     assert "<h1>Delete 2 Publishers?</h1>" in html
     assert f'<a href="{page(BOOK, "index-page")}">Books</a>: 2' in html
-    for key in chosen:
+    for n, key in enumerate(chosen):
         assert f'<input type="hidden" name="ids[]" value="{key}">' in html
+        detail = page(PUBLISHER, "detail-page", key)
+        assert f'<li><a href="{detail}">Chosen {n}</a></li>' in html
     assert all(kept) and all(gone)
     assert confirmed == (303, page(PUBLISHER, "index-page"))
+
+
+def test_pages_say_why_there_is_nothing_to_ask(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        said = []
+        for keys in ([], [987654321]):  # nothing ticked; records gone meanwhile
+            answer = _form_mass_delete(api, PUBLISHER, keys)
+            index = api.get(answer.headers["location"], headers=HTML).text
+            said.append((answer.status_code, _FLASH.findall(index)))
+        binned = _made(api, SERIES, name="Binned")
+        trash = _form_delete(api, SERIES, binned)
+        answers.append((said, trash.status_code, _page(trash)))
+    said, status, html = _same(answers)
+    assert said == [
+        (303, ["Tick the records to delete first."]),
+        (303, ["Nothing was deleted: the selected records no longer exist."]),
+    ]
+    # A resource with a trash asks to move the record there.
+    assert status == 200
+    assert "<h1>Move Series Binned to the trash?</h1>" in html
+    assert "It goes to the trash, where it can be restored." in html
 
 
 def test_a_trash_never_refuses_but_deleting_for_good_follows_the_rule(

@@ -241,7 +241,12 @@ def test_a_stale_delete_from_the_detail_page_is_refused(browser: Deployment) -> 
         assert found, detail[:3000]
         api.request("PATCH", crud(resource, key), json={field.name: "changed"})
         token = page_token(api.client, page(resource, "detail-page", key))
-        form = {"_token": token, "_method": "DELETE", "_version": found[1]}
+        form = {
+            "_token": token,
+            "_method": "DELETE",
+            "_version": found[1],
+            "_confirmed": "1",  # the confirmation page's form carries the version
+        }
         refused = api.post(crud(resource, key), data=form, headers=HTML)
         assert refused.status_code == 412, refused.text[:2000]
         assert STALE["message"] in refused.text

@@ -209,15 +209,26 @@ def _delete_from_the_detail_page(page: Any, shoot: Shoot) -> None:
     assert page.locator("dl.record a", has_text="Frank Herbert").count() == 1
     shoot("book-detail")
     page.click("button:has-text('Delete')")
+    _confirm(page, "Delete Book Dune Messiah?", shoot)
     assert urlsplit(page.url).path == BOOKS
     assert page.locator(".flash-success").inner_text() == "Deleted."
     assert "Dune Messiah" not in _titles(page)
+
+
+def _confirm(page: Any, heading: str, shoot: Shoot | None = None) -> None:
+    """The page that asks before a delete (no JavaScript dialog): say yes."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api.expect(page.locator("h1")).to_have_text(heading)
+    if shoot is not None:
+        shoot("delete-confirmation")
+    page.get_by_role("button", name="Yes, delete").click()
 
 
 def _mass_delete(page: Any) -> None:
     for title in ("Temp one", "Temp two"):
         page.locator("tr", has_text=title).locator("input[type=checkbox]").check()
     page.click("text=Delete selected")
+    _confirm(page, "Delete 2 Books?")
     assert page.locator(".flash-success").inner_text() == "2 records deleted."
     _expect_titles(page, ["Neuromancer"])
 
@@ -305,9 +316,11 @@ def _stale_form(page: Any) -> None:
 def _delete_both_ways(page: Any) -> None:
     page.locator("tr", has_text="Ursula Le Guin").locator("text=View").click()
     page.click("button:has-text('Delete')")
+    _confirm(page, "Delete Author Ursula Le Guin?")
     assert page.locator(".flash-success").inner_text() == "Deleted."
     page.locator("tr", has_text="Octavia").locator("input[type=checkbox]").check()
     page.click("text=Delete selected")
+    _confirm(page, "Delete 1 Author?")
     assert page.locator(".flash-success").inner_text() == "1 record deleted."
     assert _names(page) == []
 

@@ -9,8 +9,9 @@ gives. ``samples`` holds a valid create body per resource (``tests/samples.json`
 ``gadgets`` makes the panel serve the tests' own resource alone (``tests.gadgets``),
 ``part_db_table`` adds the table of its parts (``tests.customising``);
 ``seven_gadgets`` adds seven records and a JSON client of them.
-Set ``DATABASE_URL`` to a PostgreSQL server to run the tests there (pytest-django
-creates and drops a ``test_<name>`` database beside the one named).
+Set ``DATABASE_URL`` to a PostgreSQL or MySQL/MariaDB server to run the tests there
+(pytest-django creates and drops a ``test_<name>`` database beside the one named; on
+MySQL with the utf8mb4_bin collation ``migrate`` asks for).
 """
 
 from __future__ import annotations

@@ -21,8 +21,11 @@ from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
+    NONE_LEFT,
+    NOTHING_TICKED,
     delete_question,
     mass_delete_question,
+    ticked_keys,
 )
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
@@ -80,12 +83,21 @@ def _expected(request: Request) -> Expected | None:
 
 @router.delete("", name="crud.massDelete")
 async def mass_delete(request: Request, panel: Panel) -> Response:
-    """Delete the records listed in ``ids``, all in one transaction."""
+    """Delete the records listed in ``ids``, all in one transaction (from the pages:
+    once confirmed)."""
     body = await read_body(request, _settings(request).max_body_size)
-    keys = panel.inputs.ids(body, request.query_params.multi_items())
-    if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
-        asking = await run_in_threadpool(_mass_confirmation, request, panel, keys)
-        if asking is not None:
+    query = request.query_params.multi_items()
+    if wants_json(request):
+        keys = panel.inputs.ids(body, query)
+    else:
+        ticked = ticked_keys(panel, body, query)
+        if ticked is None:
+            return back(request, _index_page(panel), NOTHING_TICKED, "error")
+        keys = ticked
+        if form_value(request, CONFIRMED_FIELD) is None:
+            asking = await run_in_threadpool(_mass_confirmation, request, panel, keys)
+            if asking is None:
+                return back(request, _index_page(panel), NONE_LEFT, "error")
             names = resource_templates(panel.uri, "delete.html")
             return render(request, names, asking)
     deleted = await run_in_threadpool(
@@ -167,14 +179,13 @@ async def update(request: Request, panel: Panel) -> Response:
 
 @router.delete("/{resourceItem}", name="crud.destroy")
 async def destroy(request: Request, panel: Panel) -> Response:
-    """Delete a record (from the pages: once confirmed, if it takes others along)."""
+    """Delete a record (from the pages: once confirmed)."""
     key = panel.key(request.path_params["resourceItem"])
     expected = _expected(request)
     if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
         asking = await run_in_threadpool(_confirmation, request, panel, key)
-        if asking is not None:
-            names = resource_templates(panel.uri, "delete.html")
-            return render(request, names, asking)
+        names = resource_templates(panel.uri, "delete.html")
+        return render(request, names, asking)
     await run_in_threadpool(
         panel.store.delete, _engine(request), key, actor(request, panel), expected
     )
@@ -183,11 +194,9 @@ async def destroy(request: Request, panel: Panel) -> Response:
     return deleted_response()
 
 
-def _confirmation(
-    request: Request, panel: PanelResource, key: Any
-) -> dict[str, Any] | None:
-    """The confirmation page's context, if deleting ``key`` takes others along; 409
-    if the delete rules refuse it."""
+def _confirmation(request: Request, panel: PanelResource, key: Any) -> dict[str, Any]:
+    """The confirmation page's context for deleting ``key``; 409 if the delete rules
+    refuse it."""
     engine, acting = _engine(request), actor(request, panel)
 
     def deletable_record() -> Any:
@@ -208,9 +217,15 @@ def _confirmation(
 def _mass_confirmation(
     request: Request, panel: PanelResource, keys: list[Any]
 ) -> dict[str, Any] | None:
-    """``_confirmation`` of a mass delete from the index page."""
-    plan = panel.store.mass_deletion(_engine(request), keys, actor(request, panel))
-    return mass_delete_question(panel, plan, redirect=form_value(request, "_redirect"))
+    """``_confirmation`` of a mass delete from the index page (``None``: none of the
+    records is left to delete)."""
+    engine, acting = _engine(request), actor(request, panel)
+    records = panel.store.records_of(engine, keys, acting)
+    if not records:
+        return None
+    plan = panel.store.mass_deletion(engine, [key for key, _ in records], acting)
+    redirect = form_value(request, "_redirect")
+    return mass_delete_question(panel, plan, records, redirect=redirect)
 
 
 def _index_page(panel: PanelResource) -> str:

@@ -47,8 +47,12 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
         return _sqlite(url.split("://", 1)[1], base_dir, engine)
     # A host that never answers fails after this many seconds, not minutes.
     options = {"connect_timeout": CONNECT_TIMEOUT, **dict(parse_qsl(parts.query))}
+    extra: dict[str, Any] = {}
     if engine == "panel.mysql":
         options = {**_MYSQL_OPTIONS, **options}
+        # The test database (``test_<name>``) is made as the README says to make
+        # the real one: ``migrate`` refuses another character set or collation.
+        extra["TEST"] = {"CHARSET": "utf8mb4", "COLLATION": "utf8mb4_bin"}
     return {
         "ENGINE": engine,
         "NAME": unquote(parts.path.lstrip("/")),
@@ -60,6 +64,7 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
         "CONN_MAX_AGE": None,
         "CONN_HEALTH_CHECKS": True,
         "OPTIONS": options,
+        **extra,
     }
 
 

@@ -10,16 +10,20 @@ the ``component`` route).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.error_page import error_context
 from panel_core.errors import (
     InvalidInput,
     NotFound,
     PanelError,
     PreconditionFailed,
+    Referenced,
     Unauthenticated,
 )
-from panel_core.pages import ERROR_TITLES, FRAGMENTS
+from panel_core.pages import FRAGMENTS
 from panel_core.urls import login_url
 from panel_core.versions import VERSION_FIELD
 
@@ -41,14 +45,10 @@ def error_page(
     message: str,
     errors: dict[str, list[str]] | None = None,
     headers: dict[str, str] | None = None,
+    references: list[dict[str, Any]] | None = None,
 ) -> HttpResponse:
     """The error page: a title, the message, and the way back."""
-    context = {
-        "title": ERROR_TITLES.get(status, "Error"),
-        "status_code": status,
-        "message": message,
-        "errors": errors or {},
-    }
+    context = error_context(status, message, errors, references or [])
     response = render(request, "panel/error.html", context, status=status)
     for name, value in (headers or {}).items():
         response[name] = value
@@ -98,7 +98,10 @@ def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
     if isinstance(exc, InvalidInput | PreconditionFailed) and form:
         return _form_again(request, exc)
     errors = exc.errors if isinstance(exc, InvalidInput) else {}
-    return error_page(request, exc.status_code, exc.message, errors, exc.headers)
+    references = exc.references if isinstance(exc, Referenced) else []
+    return error_page(
+        request, exc.status_code, exc.message, errors, exc.headers, references
+    )
 
 
 def render_fragment(

@@ -1,28 +1,45 @@
-"""The page that asks before a delete takes other records with it.
+"""The page that asks before a delete from the pages.
 
-A delete sent from the pages (a form, ``_method=DELETE``) of a record that a cascade
-would take others with is not done at once: the answer is this page, listing how many
-records of each resource go too (as Django admin's "Are you sure?"), with a form that
-sends the delete again, confirmed (``_confirmed``). A delete the rules refuse shows
-the 409 instead; one that takes nothing else along is done directly.
+A delete sent from the pages (a form, ``_method=DELETE``) is never done at once: the
+answer is this page, as Django admin's "Are you sure?", naming the record (or listing
+the selected records of a mass delete) and, when a cascade takes others along, how
+many records of each resource go too; its form sends the delete again, confirmed
+(``_confirmed``), and works without JavaScript. A delete the rules refuse shows the
+409 instead, naming what refers to the record. JSON clients are never asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .delete_rules import DeletePlan, DeleteRules, undeletable
+from .errors import InvalidInput
 from .labels import record_label
 from .registry import PanelResource
 from .urls import page_url, record_url
 
 CONFIRMED_FIELD = "_confirmed"
+# What the list says when a mass delete from the page cannot even be asked.
+NOTHING_TICKED = "Tick the records to delete first."
+NONE_LEFT = "Nothing was deleted: the selected records no longer exist."
 
 
-def needs_confirmation(plan: DeletePlan | None) -> bool:
-    """Whether a page's delete must be confirmed first: a cascade takes records."""
-    return plan is not None and not plan.blocking and bool(plan.waves)
+# The most records a mass delete's question lists by name (a page ticks at most its
+# largest per_page of them; more are counted).
+LISTED = 100
+
+
+def ticked_keys(
+    panel: PanelResource[Any], body: Mapping[str, Any], query: Sequence[tuple[str, str]]
+) -> list[Any] | None:
+    """The keys a page's mass delete ticked; ``None`` when there are none to read
+    (the list says ``NOTHING_TICKED`` rather than a 422 page)."""
+    try:
+        keys: list[Any] = panel.inputs.ids(body, query)
+    except InvalidInput:
+        return None
+    return keys
 
 
 def delete_question(
@@ -33,92 +50,83 @@ def delete_question(
     *,
     redirect: str | None,
     version: str | None,
-) -> dict[str, Any] | None:
-    """The confirmation page's context if deleting ``key`` takes others along, None
-    if it can be done at once; the rules' 409 if they refuse it.
+) -> dict[str, Any]:
+    """The confirmation page's context for deleting ``key``; the rules' 409 if they
+    refuse it. ``plan``: what the delete rules would do (``None``: nothing else).
 
-    ``load_record`` reads the record the user may delete (checking that ability) only
-    when the page is shown.
+    ``load_record`` reads the record the user may delete (checking that ability).
     """
     rules = panel.store.delete_rules
-    if plan is None or rules is None:
-        return None
-    if plan.blocking:
-        resource = type(panel.resource)
+    resource = type(panel.resource)
+    if plan is not None and rules is not None and plan.blocking:
         what = undeletable(panel.store.label, resource, key, load_record)
         raise rules.refusal(plan, what, many=False)
-    if not needs_confirmation(plan):
-        return None
-    return confirmation_context(
-        panel, rules, plan, load_record(), redirect=redirect, version=version
-    )
-
-
-def mass_delete_question(
-    panel: PanelResource[Any], plan: DeletePlan | None, *, redirect: str | None
-) -> dict[str, Any] | None:
-    """``delete_question`` of a mass delete from the index page."""
-    rules = panel.store.delete_rules
-    if plan is None or rules is None:
-        return None
-    if plan.blocking:
-        raise rules.refusal(plan, "Nothing was deleted", many=True)
-    if not needs_confirmation(plan):
-        return None
-    return mass_confirmation_context(panel, rules, plan, redirect=redirect)
-
-
-def confirmation_context(
-    panel: PanelResource[Any],
-    rules: DeleteRules,
-    plan: DeletePlan,
-    record: Mapping[str, Any],
-    *,
-    redirect: str | None,
-    version: str | None,
-) -> dict[str, Any]:
-    """The confirmation page: what goes with the record, and the confirming form."""
-    resource = type(panel.resource)
-    (key,) = plan.keys
+    record = load_record()
     name = f"{panel.store.label} {record_label(resource, key, record)}"
+    detail = page_url(panel.uri, "detail-page", key)
     return {
-        "heading": f"Delete {name}?",
-        "name": name,
-        "crumbs": [
-            (resource.title, page_url(panel.uri, "index-page")),
-            (name, page_url(panel.uri, "detail-page", key)),
-        ],
-        "cascaded": _cascaded(rules, plan),
+        **_question(panel, rules, plan, name, many=False),
+        "crumbs": [(resource.title, page_url(panel.uri, "index-page")), (name, detail)],
         "action": record_url(panel.crud_url, key),
         "ids": [],
-        "cancel_url": page_url(panel.uri, "detail-page", key),
+        "cancel_url": detail,
         "redirect": redirect or page_url(panel.uri, "index-page"),
         "version": version,
-        "confirmed_field": CONFIRMED_FIELD,
     }
 
 
-def mass_confirmation_context(
+def mass_delete_question(
     panel: PanelResource[Any],
-    rules: DeleteRules,
-    plan: DeletePlan,
+    plan: DeletePlan | None,
+    records: Sequence[tuple[Any, Mapping[str, Any]]],
     *,
     redirect: str | None,
 ) -> dict[str, Any]:
-    """The confirmation page of a mass delete: the same, for the selected records."""
+    """``delete_question`` of a mass delete from the index page: ``records`` are the
+    selected ones the user may reach, as ``(key, values)``."""
+    rules = panel.store.delete_rules
+    if plan is not None and rules is not None and plan.blocking:
+        raise rules.refusal(plan, "Nothing was deleted", many=True)
     resource = type(panel.resource)
     index = page_url(panel.uri, "index-page")
-    name = f"{len(plan.keys)} {rules.label(panel.uri, len(plan.keys))}"
+    count = len(records)
+    noun = panel.store.label if count == 1 else (resource.title or panel.store.label)
     return {
-        "heading": f"Delete {name}?",
-        "name": name,
+        **_question(panel, rules, plan, f"{count} {noun}", many=True),
         "crumbs": [(resource.title, index)],
-        "cascaded": _cascaded(rules, plan),
+        "listed": [
+            {
+                "label": record_label(resource, key, values),
+                "url": page_url(panel.uri, "detail-page", key),
+            }
+            for key, values in records[:LISTED]
+        ],
+        "unlisted": max(0, count - LISTED),
         "action": panel.crud_url,
-        "ids": list(plan.keys),
+        "ids": [key for key, _ in records],
         "cancel_url": index,
         "redirect": redirect or index,
         "version": None,
+    }
+
+
+def _question(
+    panel: PanelResource[Any],
+    rules: DeleteRules | None,
+    plan: DeletePlan | None,
+    name: str,
+    *,
+    many: bool,
+) -> dict[str, Any]:
+    """What both questions say: the heading, what goes along, where deletes go."""
+    trash = bool(type(panel.resource).soft_delete)
+    cascaded = _cascaded(rules, plan) if rules is not None and plan is not None else []
+    return {
+        "heading": f"Move {name} to the trash?" if trash else f"Delete {name}?",
+        "name": name,
+        "many": many,
+        "trash": trash,
+        "cascaded": cascaded,
         "confirmed_field": CONFIRMED_FIELD,
     }
 

@@ -22,8 +22,11 @@ from django.views import View
 from panel_core.abilities import DELETE, VIEW
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
+    NONE_LEFT,
+    NOTHING_TICKED,
     delete_question,
     mass_delete_question,
+    ticked_keys,
 )
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
@@ -94,13 +97,22 @@ class CollectionView(_CrudView):
         )
 
     def delete(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
-        """Delete the records listed in ``ids``, all in one transaction."""
+        """Delete the records listed in ``ids``, all in one transaction (from the
+        pages: once confirmed)."""
         panel = registry().get(resourceUri)
         query = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
-        keys = panel.inputs.ids(read_body(request), query)
-        if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
-            asking = _mass_confirmation(request, panel, keys)
-            if asking is not None:
+        body = read_body(request)
+        if wants_json(request):
+            keys = panel.inputs.ids(body, query)
+        else:
+            ticked = ticked_keys(panel, body, query)
+            if ticked is None:
+                return back(request, _index_page(panel), NOTHING_TICKED, "error")
+            keys = ticked
+            if form_value(request, CONFIRMED_FIELD) is None:
+                asking = _mass_confirmation(request, panel, keys)
+                if asking is None:
+                    return back(request, _index_page(panel), NONE_LEFT, "error")
                 names = resource_templates(panel.uri, "delete.html")
                 return render(request, names, asking)
         deleted = panel.store.delete_many(keys, actor(request, panel))
@@ -147,16 +159,14 @@ class ItemView(_CrudView):
     def delete(
         self, request: HttpRequest, resourceUri: str, resourceItem: str
     ) -> HttpResponse:
-        """Delete a record (from the pages: once confirmed, if it takes others
-        along)."""
+        """Delete a record (from the pages: once confirmed)."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
         expected = _expected(request)
         if not wants_json(request) and form_value(request, CONFIRMED_FIELD) is None:
             asking = _confirmation(request, panel, key)
-            if asking is not None:
-                names = resource_templates(panel.uri, "delete.html")
-                return render(request, names, asking)
+            names = resource_templates(panel.uri, "delete.html")
+            return render(request, names, asking)
         panel.store.delete(key, actor(request, panel), expected)
         if not wants_json(request):
             return back(request, _index_page(panel), "Deleted.")
@@ -165,9 +175,9 @@ class ItemView(_CrudView):
 
 def _confirmation(
     request: HttpRequest, panel: PanelResource, key: Any
-) -> dict[str, Any] | None:
-    """The confirmation page's context, if deleting ``key`` takes others along; 409
-    if the delete rules refuse it."""
+) -> dict[str, Any]:
+    """The confirmation page's context for deleting ``key``; 409 if the delete rules
+    refuse it."""
     acting = actor(request, panel)
 
     def deletable_record() -> Any:
@@ -188,9 +198,15 @@ def _confirmation(
 def _mass_confirmation(
     request: HttpRequest, panel: PanelResource, keys: list[Any]
 ) -> dict[str, Any] | None:
-    """``_confirmation`` of a mass delete from the index page."""
-    plan = panel.store.mass_deletion(keys, actor(request, panel))
-    return mass_delete_question(panel, plan, redirect=form_value(request, "_redirect"))
+    """``_confirmation`` of a mass delete from the index page (``None``: none of the
+    records is left to delete)."""
+    acting = actor(request, panel)
+    records = panel.store.records_of(keys, acting)
+    if not records:
+        return None
+    plan = panel.store.mass_deletion([key for key, _ in records], acting)
+    redirect = form_value(request, "_redirect")
+    return mass_delete_question(panel, plan, records, redirect=redirect)
 
 
 def _expected(request: HttpRequest) -> Expected | None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request, Response
 
-from panel_core.pages import ERROR_TITLES
+from panel_core.error_page import error_context
+from panel_core.errors import Referenced
 
 from .accept import wants_json
 from .errors import InvalidInput, PanelError
@@ -19,7 +22,10 @@ def error_response(request: Request, exc: PanelError) -> Response:
             exc.body(), status_code=exc.status_code, headers=exc.headers
         )
     errors = exc.errors if isinstance(exc, InvalidInput) else {}
-    return error_page(request, exc.status_code, exc.message, errors, exc.headers)
+    references = exc.references if isinstance(exc, Referenced) else []
+    return error_page(
+        request, exc.status_code, exc.message, errors, exc.headers, references
+    )
 
 
 def error_page(
@@ -28,14 +34,10 @@ def error_page(
     message: str,
     errors: dict[str, list[str]] | None = None,
     headers: dict[str, str] | None = None,
+    references: list[dict[str, Any]] | None = None,
 ) -> Response:
     """The error page: a title, the message, and the way back."""
-    context = {
-        "title": ERROR_TITLES.get(status_code, "Error"),
-        "status_code": status_code,
-        "message": message,
-        "errors": errors or {},
-    }
+    context = error_context(status_code, message, errors, references or [])
     response = render(request, "panel/error.html", context, status_code=status_code)
     response.headers.update(headers or {})
     return response

@@ -23,6 +23,7 @@ from panel_core.imports import (
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
+from panel_core.resource import Resource
 
 from .errors import InvalidInput
 from .hooks import writing
@@ -36,6 +37,7 @@ class BulkMethods:
     # What ``Store`` defines and these methods use.
     label: str
     _labels: Mapping[str, str]
+    _resource: type[Resource]
     _key: Column[Any]
     _names: tuple[str, ...]
     _select: Select[Any]
@@ -105,6 +107,21 @@ class BulkMethods:
                 for k in chunk
                 if k in found
             ]
+
+    def records_of(
+        self, engine: Engine, keys: Sequence[Any], actor: Actor
+    ) -> list[tuple[Any, dict[str, Any]]]:
+        """The records of ``keys`` that ``actor`` may reach, as ``(key, record)`` in
+        the order of ``keys`` (one read: a mass delete's confirmation)."""
+        statement = self._select.where(self._key.in_(keys), *self.scope(actor))
+        name = self._resource.key_name()
+        with transaction(engine) as connection:
+            records = [
+                dict(zip(self._names, row, strict=True))
+                for row in connection.execute(statement)
+            ]
+        found = {record[name]: record for record in records}
+        return [(key, found[key]) for key in dict.fromkeys(keys) if key in found]
 
     def existing_keys(
         self, engine: Engine, keys: Sequence[Any], actor: Actor
