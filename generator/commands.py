@@ -264,14 +264,34 @@ def inspect_database(
     if output is not None:
         writer.write_new_file(output, text, force=force)
     resources = len(inspection.manifest["resources"])
-    return Inspected(text, inspection.notes, resources, inspection.table_count)
+    return Inspected(
+        text,
+        inspection.notes,
+        resources,
+        inspection.table_count,
+        _validation_problem(text, output),
+    )
+
+
+def _validation_problem(text: str, output: Path | None) -> str | None:
+    """What ``validate`` would say of the inspected manifest, or None when it passes."""
+    from .errors import ManifestError
+    from .manifest.load import parse_manifest
+
+    try:
+        parse_manifest(text, str(output or "<stdout>"))
+    except ManifestError as exc:
+        return exc.message
+    return None
 
 
 @dataclass(frozen=True)
 class Inspected:
-    """What ``inspect`` made: the manifest's text, its notes and counts."""
+    """What ``inspect`` made: the manifest's text, its notes and counts, and what
+    ``validate`` says of it (None: it passes)."""
 
     text: str
     notes: tuple[str, ...]
     resources: int
     tables: int
+    problem: str | None = None

@@ -102,14 +102,18 @@ def read_catalog(url: DatabaseUrl) -> Catalog:
         _require_sqlite_file(url)
     with _engine(url) as engine:
         try:
-            with engine.connect() as connection:
+            connection = engine.connect()
+        except sa.exc.DBAPIError as exc:
+            raise _unreachable(url, exc, "cannot reach") from exc
+        with connection:
+            try:
                 inspector = sa.inspect(connection)
                 tables = [
                     _read_table(inspector, connection, name, url.backend)
                     for name in sorted(inspector.get_table_names())
                 ]
-        except sa.exc.DBAPIError as exc:
-            raise _unreachable(url, exc) from exc
+            except sa.exc.DBAPIError as exc:
+                raise _unreachable(url, exc, "cannot read") from exc
     return Catalog(url.backend, tuple(tables))
 
 
@@ -153,12 +157,12 @@ def _driver_missing(url: DatabaseUrl) -> DriverMissingError:
     )
 
 
-def _unreachable(url: DatabaseUrl, exc: BaseException) -> DatabaseUnreachableError:
+def _unreachable(
+    url: DatabaseUrl, exc: BaseException, verb: str
+) -> DatabaseUnreachableError:
     found = getattr(exc, "orig", None) or exc
     reason = " ".join(str(found).split()) or type(found).__name__
-    return DatabaseUnreachableError(
-        f"cannot reach the database at {url.masked}: {reason}"
-    )
+    return DatabaseUnreachableError(f"{verb} the database at {url.masked}: {reason}")
 
 
 def _read_table(inspector: Any, connection: Any, name: str, backend: str) -> Table:
