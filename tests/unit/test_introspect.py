@@ -359,3 +359,29 @@ def test_build_manifest_and_its_text() -> None:
     )
     assert "  # Pages: of the site\n  Page:\n" in text
     assert yaml.safe_load(text) == inspection.manifest
+
+
+def test_keys_the_database_does_not_assign_are_noted() -> None:
+    code = Column("code", sa.Integer(), nullable=False, default=None, generated=False)
+    uuid = Column("id", sa.Uuid(), nullable=False, default=None, generated=False)
+    catalog = Catalog(
+        "postgresql",
+        (
+            _table("codes", code, primary_key=("code",)),
+            _table("tokens", uuid),
+        ),
+    )
+    inspection = build_manifest(catalog, "x")
+    assert inspection.notes == (
+        "codes.code: the database does not assign this integer key (no sequence, "
+        "identity or auto-increment); the panel expects it to",
+    )
+    resources = inspection.manifest["resources"]
+    assert resources["Code"] == {
+        "key": "code",
+        "fields": {"code": {"type": "integer"}},
+    }
+    assert resources["Token"] == {
+        "key": "id",
+        "fields": {"id": {"type": "string", "format": "uuid"}},
+    }
