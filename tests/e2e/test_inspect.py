@@ -21,6 +21,7 @@ import yaml
 from conftest import (
     MARIADB_PARAM,
     REPO,
+    SERVERS,
     mariadb_database,
     postgres_database,
     run_panelforge,
@@ -499,4 +500,57 @@ def test_edge_cases_still_validate_and_are_noted(tmp_path: Path) -> None:
         "format": "decimal",
         "nullable": True,
     }
+    assert run_panelforge("validate", str(manifest)).returncode == 0
+
+
+@pytest.mark.parametrize("framework", ["fastapi", "django"])
+def test_inspect_reads_the_schema_panelforge_made(
+    framework: str, tmp_path: Path
+) -> None:
+    # A project's migrated database: its resources come back, the panel's and the
+    # framework's own tables are skipped and listed.
+    project = tmp_path / "library"
+    made = run_panelforge(
+        "generate",
+        str(REPO / "examples" / "library.yaml"),
+        "-o",
+        str(project),
+        "--framework",
+        framework,
+        "-q",
+    )
+    assert made.returncode == 0, made.stderr
+    url = f"sqlite:///{tmp_path / 'library.db'}"
+    SERVERS[framework](project, url).migrate()
+    manifest = tmp_path / "inspected.yaml"
+    result = run_panelforge("inspect", url, "-o", str(manifest))
+    assert result.returncode == 0, result.stderr
+    resources = yaml.safe_load(manifest.read_text())["resources"]
+    assert sorted(resources) == ["Author", "Book", "Member"]
+    assert resources["Book"]["fields"]["author"] == {
+        "type": "integer",
+        "relation": "Author",
+        "nullable": True,
+    }
+    # Django declares a decimal on SQLite without its digits: the note says so.
+    digits = {"precision": 10, "scale": 2} if framework == "fastapi" else {}
+    assert resources["Book"]["fields"]["price"] == {
+        "type": "number",
+        "format": "decimal",
+        **digits,
+        "nullable": True,
+    }
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    own = "a table the panel or the frameworks use themselves; table skipped"
+    first = "panel_users" if framework == "fastapi" else "django_migrations"
+    assert f"note: {first}: {own}" in notes
+    others = [note for note in notes if not note.endswith(own)]
+    if framework == "django":
+        assert others == [
+            "note: books.price: NUMERIC without precision or scale; the manifest's "
+            "decimal defaults (precision 15, scale 2) apply: set the ones the data "
+            "needs"
+        ]
+    else:
+        assert others == []
     assert run_panelforge("validate", str(manifest)).returncode == 0
