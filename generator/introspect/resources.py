@@ -13,11 +13,12 @@ from typing import Any
 
 from ..model import naming
 from .catalog import Catalog, Column, ForeignKey, Table
+from .checks import enum_check
 from .drafts import Draft, Key
 from .keys import table_key
 from .names import field_name, is_table_name, project_name
 from .relations import break_required_cycles, relation_options, relations_of
-from .types import Unsupported, field_default, field_type
+from .types import Unsupported, domain_check, field_default, field_type
 
 _UNIQUE_TYPES = {"string", "integer", "number"}
 _DISPLAY_NAMES = ("name", "title", "label")
@@ -60,6 +61,7 @@ def _resource(
     resource = Draft(table, key.resource, key)
     taken = {"id"} if key.field is None else {key.field}
     relations = relations_of(table, keys, notes)
+    listed = _listed_values(table)
     for column in table.columns:
         if column.name == key.column:
             if key.field is not None:
@@ -70,21 +72,52 @@ def _resource(
         options = _field(catalog.backend, table, column, relations, notes)
         if options is None:
             continue
+        if column.name in listed and _with_enum(options, listed[column.name]):
+            listed[column.name] = []  # said: no note
         resource.fields[name] = _mapped(options, name, column)
         resource.by_column[column.name] = name
         if _is_required(column, options):
             resource.required.append(name)
+    _constraint_notes(table, listed, notes)
+    return resource
+
+
+def _constraint_notes(
+    table: Table, listed: dict[str, list[str | int]], notes: list[str]
+) -> None:
+    """Notes on the CHECKs no field's ``enum`` says, and unusable unique indexes."""
     for check in table.checks:
-        notes.append(
-            f"{table.name}: CHECK ({check}) is not expressed "
-            "(the database still checks it)"
-        )
+        said = enum_check(check)
+        if said is None or listed.get(said[0]) != []:
+            notes.append(
+                f"{table.name}: CHECK ({check}) is not expressed "
+                "(the database still checks it)"
+            )
     for index in table.unusable_unique:
         notes.append(
             f"{table.name}: the partial or expression unique index {index} is not "
             "expressed (the database still enforces it)"
         )
-    return resource
+
+
+def _listed_values(table: Table) -> dict[str, list[str | int]]:
+    """The columns a CHECK limits to a list of values (one CHECK per column)."""
+    found = [enum_check(check) for check in table.checks]
+    columns = [f[0] for f in found if f]
+    return {f[0]: f[1] for f in found if f and columns.count(f[0]) == 1}
+
+
+def _with_enum(options: dict[str, Any], values: list[str | int]) -> bool:
+    """Add ``enum: values`` to a plain string or integer field's ``options``."""
+    kind = type(values[0])
+    plain = not {"format", "enum", "relation"} & options.keys()
+    if not plain or {str: "string", int: "integer"}[kind] != options["type"]:
+        return False
+    rest = {k: v for k, v in options.items() if k not in ("minimum", "maximum")}
+    options.clear()
+    options.update({"type": rest.pop("type"), "enum": values})
+    options.update(rest)
+    return True
 
 
 def _mapped(options: dict[str, Any], name: str, column: Column) -> dict[str, Any]:
@@ -116,6 +149,9 @@ def _field(
         tail = " (NOT NULL without a default: a create will fail)" if cannot else ""
         notes.append(f"{where}: {options.reason}; field left out{tail}")
         return None
+    check = domain_check(column)
+    if check:
+        notes.append(f"{where}: the domain {check} is not expressed")
     if options.get("format") == "decimal" and "precision" not in options:
         notes.append(
             f"{where}: NUMERIC without precision or scale; the manifest's decimal "

@@ -7,11 +7,12 @@ column cannot be a field; :func:`field_default` does the same for the default.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import mysql
+from sqlalchemy.dialects import mysql, postgresql
 
 from .catalog import Column
 
@@ -42,6 +43,12 @@ class Unsupported:
 
 def field_type(column: Column, backend: str) -> dict[str, Any] | Unsupported:
     """The field options (``type``, ``format``, limits, ``enum``) of ``column``."""
+    if isinstance(column.type, postgresql.DOMAIN):  # its base type (its CHECK: a note)
+        column = replace(column, type=column.type.data_type)
+    return _field_type(column, backend)
+
+
+def _field_type(column: Column, backend: str) -> dict[str, Any] | Unsupported:
     found = column.type
     if column.type_name is not None or isinstance(found, sa.types.NullType):
         return Unsupported(f"type '{column.type_name or found}' is not supported")
@@ -61,6 +68,14 @@ def field_type(column: Column, backend: str) -> dict[str, Any] | Unsupported:
     if isinstance(found, sa.String):
         return _string(found)
     return Unsupported(f"type '{_type_name(found)}' is not supported")
+
+
+def domain_check(column: Column) -> str | None:
+    """The CHECK of a PostgreSQL domain ``column`` is declared with, if any."""
+    found = column.type
+    if isinstance(found, postgresql.DOMAIN) and found.check is not None:
+        return f"{found.name}: CHECK ({' '.join(str(found.check).split())})"
+    return None
 
 
 def _type_name(found: Any) -> str:
@@ -141,6 +156,18 @@ def field_default(
     return {"default": value}
 
 
+def _date_time(text: str) -> str | Unsupported:
+    """A date-time as the manifest writes it: ``2024-01-31T12:00:00Z``."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return Unsupported(f"the server default '{text}' is not a date-time")
+    written = moment.isoformat()
+    if moment.utcoffset() is not None and not moment.utcoffset():
+        return written.removesuffix("+00:00") + "Z"
+    return written
+
+
 def _constant(text: str, options: dict[str, Any]) -> Any:
     """The constant a default's SQL text holds, as the field's type reads it."""
     kind = options["type"]
@@ -158,5 +185,5 @@ def _constant(text: str, options: dict[str, Any]) -> Any:
         value = number.group(1)
         return int(value) if number.group(2) is None else float(value)
     elif kind == "string" and quoted:
-        return raw
+        return _date_time(raw) if options.get("format") == "date-time" else raw
     return Unsupported(f"the server default {text} cannot be said in a manifest")

@@ -3,7 +3,8 @@
 Authors (serial key, unique email, a self-reference, a cycle through books, a
 comment), publishers (uuid key, date default current_date), countries (natural
 string key), books (identity key, varchar, numeric(10,2), an enum, a timestamp
-default now(), a unique pair, nullable and required foreign keys, a CHECK), tags, a
+default now(), a unique pair, nullable and required foreign keys, a CHECK; on SQLite
+the enum is a CHECK of listed values), tags, a
 composite-key link table (book_tags), a composite-key table that is no link
 (editions) and a table without a key (audit_log).
 """
@@ -134,7 +135,8 @@ SQLITE = [
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         title VARCHAR(200) NOT NULL,
         price NUMERIC(10, 2) NOT NULL CHECK (price >= 0),
-        status VARCHAR(9) NOT NULL DEFAULT 'draft',
+        status VARCHAR(9) NOT NULL DEFAULT 'draft'
+            CHECK (status IN ('draft', 'published', 'withdrawn')),
         pages SMALLINT,
         in_print BOOLEAN NOT NULL DEFAULT 1,
         author_id INTEGER NOT NULL REFERENCES authors(id) ON DELETE CASCADE,

@@ -11,9 +11,15 @@ from sqlalchemy.dialects import mysql, postgresql
 
 from generator.errors import DatabaseUrlError
 from generator.introspect.catalog import Catalog, Column, ForeignKey, Table
+from generator.introspect.checks import enum_check
 from generator.introspect.names import field_name, project_name, resource_name, singular
 from generator.introspect.resources import build_manifest
-from generator.introspect.types import Unsupported, field_default, field_type
+from generator.introspect.types import (
+    Unsupported,
+    domain_check,
+    field_default,
+    field_type,
+)
 from generator.introspect.urls import masked_url, parse_database_url
 from generator.introspect.yamltext import manifest_text
 
@@ -385,3 +391,76 @@ def test_keys_the_database_does_not_assign_are_noted() -> None:
         "key": "id",
         "fields": {"id": {"type": "string", "format": "uuid"}},
     }
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("status IN ('draft', 'published')", ("status", ["draft", "published"])),
+        ('"n" IN (1, 2, -3)', ("n", [1, 2, -3])),
+        ("(`s` in ('a','b','it\\'s'))", ("s", ["a", "b", "it's"])),  # MariaDB
+        ("s in ('a','it''s')", ("s", ["a", "it's"])),
+        (
+            "(status)::text = ANY ((ARRAY['a'::character varying, "
+            "'b]'::character varying])::text[])",
+            ("status", ["a", "b]"]),
+        ),
+        (
+            "s::text = ANY (ARRAY['a'::character varying, 'b'::character varying]"
+            "::text[])",
+            ("s", ["a", "b"]),
+        ),
+        ("n = ANY (ARRAY[1, 2])", ("n", [1, 2])),
+        ("price >= 0", None),
+        ("s IN ('a', 1)", None),  # mixed types
+        ("s IN ('a', 'a')", None),  # repeated
+        ("s IN (select x from t)", None),
+        ("s IN ('a') OR s IS NULL", None),
+    ],
+)
+def test_enum_checks(sql: str, expected: Any) -> None:
+    assert enum_check(sql) == expected
+
+
+def test_a_check_of_listed_values_is_an_enum() -> None:
+    key = Column("id", sa.Integer(), nullable=False, default=None, generated=True)
+    size = Column("size", sa.String(2), nullable=False, default=None, generated=False)
+    rank = Column("rank", sa.Integer(), nullable=True, default=None, generated=False)
+    day = Column("day", sa.Date(), nullable=True, default=None, generated=False)
+    checks = ("size IN ('S', 'M')", "rank IN (1, 2)", "day IN ('x')", "rank > 0")
+    catalog = Catalog(
+        "postgresql", (_table("shirts", key, size, rank, day, checks=checks),)
+    )
+    inspection = build_manifest(catalog, "x")
+    fields = inspection.manifest["resources"]["Shirt"]["fields"]
+    assert fields["size"] == {"type": "string", "enum": ["S", "M"], "maxLength": 2}
+    # The enum replaces the integer column's range.
+    assert fields["rank"] == {"type": "integer", "enum": [1, 2], "nullable": True}
+    assert inspection.notes == (
+        "shirts: CHECK (day IN ('x')) is not expressed (the database still checks it)",
+        "shirts: CHECK (rank > 0) is not expressed (the database still checks it)",
+    )
+
+
+def test_a_domain_is_its_base_type_and_its_check_a_note() -> None:
+    domain = postgresql.DOMAIN("email", sa.String(200), check="VALUE LIKE '%@%'")
+    column = _column(domain)
+    assert field_type(column, "postgresql") == {"type": "string", "maxLength": 200}
+    assert domain_check(column) == "email: CHECK (VALUE LIKE '%@%')"
+    assert domain_check(_column(sa.String())) is None
+
+
+@pytest.mark.parametrize(
+    ("default", "expected"),
+    [
+        ("'2024-01-01 00:00:00+00'::timestamp with time zone", "2024-01-01T00:00:00Z"),
+        ("'2024-01-01 12:30:00'", "2024-01-01T12:30:00"),
+        ("'2024-01-01 12:30:00+02'", "2024-01-01T12:30:00+02:00"),
+    ],
+)
+def test_date_time_defaults_are_written_as_the_manifest_reads_them(
+    default: str, expected: str
+) -> None:
+    options = {"type": "string", "format": "date-time"}
+    found = field_default(_column(sa.DateTime(), default=default), options)
+    assert found == {"default": expected}
