@@ -2,7 +2,8 @@
 
 It decides nothing: every command calls :mod:`generator.commands` and reports the
 outcome.
-Exit codes: 0 ok, 1 a problem the user can fix, 2 usage, 3 internal error.
+Exit codes: 0 ok, 1 a problem the user can fix, 2 usage, 3 internal error, 4 a
+database ``inspect`` cannot reach.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .cli_inspect import add_inspect_command
 from .errors import GeneratorError
 from .regen.changes import STATUSES
 
@@ -294,6 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print nothing on success"
     )
     spec.set_defaults(handler=_cmd_spec)
+
+    add_inspect_command(commands)
     return parser
 
 

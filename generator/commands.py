@@ -1,4 +1,4 @@
-"""The commands: generate, check, validate, spec, and the copier task's completion.
+"""The commands: generate, check, validate, spec, inspect, and copier's completion.
 
 Each is a thin function over one :class:`~generator.run.Run`: load the manifest
 (:mod:`generator.manifest`), assemble the output in memory (:mod:`generator.assemble`),
@@ -12,7 +12,7 @@ interrupted run left (:mod:`generator.regen.recovery`); ``check`` reports it.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
@@ -230,3 +230,68 @@ def complete_project(
         {p: d for p, d in output.owned("user").items() if not (root / p).exists()}
     )
     writer.write_tree(root, {**files, **bookkeeping(state, output, manifest)})
+
+
+def inspect_database(
+    database_url: str,
+    *,
+    tables: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    output: Path | None = None,
+    force: bool = False,
+) -> Inspected:
+    """Read the catalog of ``database_url`` and write a manifest for its tables.
+
+    Writes ``output`` (refusing an existing file unless ``force``) when given; the
+    text and the notes on what the manifest leaves out are returned either way.
+    """
+    from .introspect.catalog import read_catalog
+    from .introspect.resources import build_manifest
+    from .introspect.urls import parse_database_url
+    from .introspect.yamltext import manifest_text
+
+    url = parse_database_url(database_url)
+    if output is not None and output.exists() and not force:
+        raise OutputError(f"'{output}' exists (use --force to replace it)")
+    catalog = read_catalog(url).selected(tables, exclude)
+    inspection = build_manifest(catalog, url.database_name)
+    text = manifest_text(
+        inspection,
+        source=url.masked,
+        backend=catalog.backend_name,
+        output=None if output is None else str(output),
+    )
+    if output is not None:
+        writer.write_new_file(output, text, force=force)
+    resources = len(inspection.manifest["resources"])
+    return Inspected(
+        text,
+        inspection.notes,
+        resources,
+        inspection.table_count,
+        _validation_problem(text, output),
+    )
+
+
+def _validation_problem(text: str, output: Path | None) -> str | None:
+    """What ``validate`` would say of the inspected manifest, or None when it passes."""
+    from .errors import ManifestError
+    from .manifest.load import parse_manifest
+
+    try:
+        parse_manifest(text, str(output or "<stdout>"))
+    except ManifestError as exc:
+        return exc.message
+    return None
+
+
+@dataclass(frozen=True)
+class Inspected:
+    """What ``inspect`` made: the manifest's text, its notes and counts, and what
+    ``validate`` says of it (None: it passes)."""
+
+    text: str
+    notes: tuple[str, ...]
+    resources: int
+    tables: int
+    problem: str | None = None

@@ -8,10 +8,15 @@
     │   └── ManifestInvalidError   schema and semantic problems, all reported at once
     ├── OutputError                the destination cannot be written as asked
     ├── SpecError                  the emitted OpenAPI document failed validation
-    └── TemplateError              a template failed to render or parse: our bug
+    ├── TemplateError              a template failed to render or parse: our bug
+    └── InspectError               ``inspect`` cannot read the database as asked
+        ├── DatabaseUrlError       a URL or a table name that cannot be used (exit 2)
+        ├── DriverMissingError     the database's driver is not installed
+        └── DatabaseUnreachableError  no connection, or the catalog unreadable (exit 4)
 
 The CLI prints ``.message`` and exits 1 for a ``GeneratorError`` (``TemplateError``:
-3); anything else is an internal error (exit 3), shown with a traceback.
+3, ``DatabaseUrlError``: 2 as for any bad argument, ``DatabaseUnreachableError``: 4);
+anything else is an internal error (exit 3), shown with a traceback.
 """
 
 from __future__ import annotations
@@ -85,3 +90,23 @@ class TemplateError(GeneratorError):
     """A template failed to render or produced invalid Python: a bug in panelforge."""
 
     exit_code = 3
+
+
+class InspectError(GeneratorError):
+    """``panelforge inspect`` cannot read the database it was given."""
+
+
+class DatabaseUrlError(InspectError, ValueError):
+    """A database URL, or a table named by --tables/--exclude, that cannot be used."""
+
+    exit_code = 2
+
+
+class DriverMissingError(InspectError, ImportError):
+    """The Python driver of the URL's database is not installed."""
+
+
+class DatabaseUnreachableError(InspectError, ConnectionError):
+    """The database does not answer, refuses the login, or its catalog is unreadable."""
+
+    exit_code = 4

@@ -11,7 +11,9 @@ from conftest import REPO, run_panelforge
 LIBRARY = REPO / "examples" / "library.yaml"
 
 
-@pytest.mark.parametrize("command", [[], ["generate"], ["validate"], ["spec"]])
+@pytest.mark.parametrize(
+    "command", [[], ["generate"], ["validate"], ["spec"], ["inspect"]]
+)
 def test_every_command_has_help(command: list[str]) -> None:
     result = run_panelforge(*command, "--help")
     assert result.returncode == 0

@@ -250,3 +250,26 @@ def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Pa
             raise OutputError(f"cannot write '{target}': {exc.strerror}") from exc
         written.append(target)
     return written
+
+
+def write_new_file(target: Path, text: str, *, force: bool = False) -> Path:
+    """Write ``text`` to ``target`` through a temporary sibling; an existing file is
+    refused unless ``force`` (then replaced in one rename)."""
+    if target.is_dir():
+        raise OutputError(f"'{target}' is a directory")
+    if target.exists() and not force:
+        raise OutputError(f"'{target}' exists (use --force to replace it)")
+    temp = target.with_name(f".{target.name}.panelforge-{secrets.token_hex(4)}")
+    try:
+        write_file(target, text.encode("utf-8"), temp, sync=True)
+        if force:
+            temp.replace(target)
+        else:
+            os.link(temp, target)  # fails if the file appeared meanwhile
+    except FileExistsError as exc:
+        raise OutputError(f"'{target}' exists (use --force to replace it)") from exc
+    except OSError as exc:
+        raise OutputError(f"cannot write '{target}': {exc.strerror}") from exc
+    finally:
+        temp.unlink(missing_ok=True)
+    return target

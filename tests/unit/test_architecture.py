@@ -21,11 +21,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths"),
     ("model", "run"),
     ("manifest", "render", "spec"),
-    ("regen",),
+    ("regen", "introspect"),
     ("targets",),
     ("assemble",),
     ("commands",),
-    ("cli", "copier_task", "__main__", "__init__"),
+    ("cli", "cli_inspect", "copier_task", "__main__", "__init__"),
 )
 
 
