@@ -108,7 +108,12 @@ def test_edit_and_delete_through_the_method_field(
     response = _submit(browser, item, {PATCH_FIELD: PATCH_VALUE}, method="PUT")
     assert response.status_code == 303, response.text
     assert client.get(item).json()[PATCH_FIELD] == PATCH_VALUE
-    response = _submit(browser, item, {}, method="DELETE", redirect=INDEX_PAGE)
+    asked = _submit(browser, item, {}, method="DELETE", redirect=INDEX_PAGE)
+    assert asked.status_code == 200 and 'name="_confirmed"' in asked.text
+    assert client.get(item).status_code == 200  # asked, not yet deleted
+    response = _submit(
+        browser, item, {}, method="DELETE", redirect=INDEX_PAGE, confirmed="1"
+    )
     assert response.status_code == 303
     assert response.headers["location"] == INDEX_PAGE
     assert "Deleted." in browser.get(INDEX_PAGE).text
@@ -126,7 +131,10 @@ def test_mass_delete_through_the_form(
         "_redirect": here,
         "ids[]": [str(key) for key in keys],
     }
-    response = browser.post(URL, data=form, follow_redirects=False)
+    asked = browser.post(URL, data=form, follow_redirects=False)
+    assert asked.status_code == 200 and asked.text.count('name="ids[]"') == 2
+    confirmed = {**form, "_confirmed": "1"}
+    response = browser.post(URL, data=confirmed, follow_redirects=False)
     assert response.status_code == 303, response.text
     assert response.headers["location"] == here
     assert "2 records deleted." in browser.get(here).text
