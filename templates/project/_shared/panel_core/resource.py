@@ -142,6 +142,9 @@ def _derive(cls: type[Resource]) -> None:
         cls.default_sort = "-" + cls.key_field.name
     _check_lookups(cls, where)
     _derive_display(cls, where)
+    for many in cls.has_many:
+        if many.name in cls.field_map:
+            raise DeclarationError(f"{where}: has_many {many.name!r} is a field too")
 
 
 def _derive_display(cls: type[Resource], where: str) -> None:
@@ -181,9 +184,6 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
                 raise DeclarationError(
                     f"{where}: unique_together names unknown field {name!r}"
                 )
-    for many in cls.has_many:
-        if many.name in cls.field_map:
-            raise DeclarationError(f"{where}: has_many {many.name!r} is a field too")
     for tag in cls.query_tags:
         for name in tag.filter:
             if name not in cls.field_map:
