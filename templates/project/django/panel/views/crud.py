@@ -126,7 +126,9 @@ class ItemView(_CrudView):
         key = panel.key(resourceItem)
         if not wants_json(request):
             return see_other(page_url(panel.uri, "detail-page", key))
-        asked = panel.children_asked((n, v) for n, vs in request.GET.lists() for v in vs)
+        asked = panel.children_asked(
+            (n, v) for n, vs in request.GET.lists() for v in vs
+        )
         acting = actor(request, panel)
         record = panel.store.fetch(key, acting)
         acting.authorize_record(VIEW, record)

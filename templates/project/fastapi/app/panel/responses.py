@@ -37,7 +37,9 @@ def record_response(
 ) -> Response:
     """One record, with its version as the ``ETag``; ``body``: what to answer
     instead (the record and more, such as its children's keys)."""
-    return json_response(record if body is None else body, headers={"ETag": etag(record)})
+    return json_response(
+        record if body is None else body, headers={"ETag": etag(record)}
+    )
 
 
 def saved_response(
