@@ -73,7 +73,7 @@ def _field_issues(
     resources: Mapping[str, Any],
 ) -> Iterator[Issue]:
     for key, value in options.items():
-        if key in _FALSE_ONLY and value in (False, INVALID):
+        if value is INVALID or (key in _FALSE_ONLY and value is False):
             continue
         if key not in _OPTIONS:
             message = f"'{key}' does not apply to has-many fields (they have no column)"
@@ -93,10 +93,25 @@ def _field_issues(
             "an array relation without 'inverse' would be many-to-many, which is not "
             "supported yet"
         )
-        hint = "for the children that belong to this record, add 'inverse: <field>'"
-        yield document.issue(where, message, "M027", hint, key=True)
+        yield document.issue(
+            where, message, "M027", _inverse_hint(items, parent, resources), key=True
+        )
         return
     yield from _target_issues(document, where, options, parent, resources)
+
+
+def _inverse_hint(
+    items: dict[str, Any], parent: str, resources: Mapping[str, Any]
+) -> str:
+    """How to list the children instead: ``inverse:`` and the field it could name."""
+    target = items.get("relation")
+    child = resources.get(target) if isinstance(target, str) else None
+    fields = child.get("fields") if isinstance(child, dict) else None
+    choices = _relations_to(fields, parent) if isinstance(fields, dict) else []
+    field = choices[0] if len(choices) == 1 else "<its relation to this resource>"
+    return (
+        f"to list the {target} records that belong to this one, add 'inverse: {field}'"
+    )
 
 
 def _target_issues(
@@ -142,7 +157,7 @@ def _target_issues(
         yield document.issue(place, message, "M030", "leave it filterable")
     own_type, key_type = items.get("type"), field_type(spec)
     if key_type is not None and own_type not in (None, INVALID, key_type):
-        message = f"'{own_type}' is not the type of '{target}'s key ({key_type})"
+        message = f"'{own_type}' is not the type of the key of '{target}' ({key_type})"
         yield document.issue((*where, "items", "type"), message, "M028")
 
 
