@@ -11,6 +11,7 @@ an "Add one" link whose form comes prefilled with the parent and saves with it.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from html import escape
 from typing import Any
@@ -26,6 +27,7 @@ HERE = REPO / "tests" / "conformance" / "children"
 MANIFEST = load_manifest(HERE / "music.yaml")
 ALBUM, TRACK, EMPLOYEE = (MANIFEST.resource(n) for n in ("Album", "Track", "Employee"))
 ADMIN = "admin@example.com"
+GUEST = "guest@guest.test"
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 
 
@@ -42,10 +44,17 @@ def apis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Api]]:
                 "--framework", framework, "--quiet",
             )  # fmt: skip
             assert result.returncode == 0, result.stderr
+            # A scope: guests do not see the tracks called "Hidden…".
+            hook = HERE / framework / "track.py"
+            shutil.copyfile(hook, project / "app" / "hooks" / "track.py")
             server = SERVERS[framework](project, f"sqlite:///{folder / 'music.db'}")
             servers.append(server)
             server.migrate()
             server.create_user(ADMIN, PASSWORD)
+            server.run_app(
+                "create-user", GUEST, "--role", "admin", "--password-stdin",
+                input=PASSWORD,
+            )  # fmt: skip
             server.start()
         for server in servers:
             deployment = Deployment(
@@ -267,3 +276,20 @@ def test_csv_export_and_import_leave_the_field_out(apis: dict[str, Api]) -> None
     assert exported == 200 and header == "id,title"
     assert imported == 200
     assert after[1]["title"] == "Renamed" and after[1]["tracks"] == tracks
+
+
+def test_children_outside_the_scope_are_left_out(apis: dict[str, Api]) -> None:
+    answers = {}
+    for framework, api in apis.items():
+        album, (seen,) = _album_with_tracks(api, "Scoped", 1)
+        hidden = _made(api, TRACK, title="Hidden song", position=2, album=album)
+        with Api(api.deployment) as guest:
+            guest.log_in(GUEST, PASSWORD)
+            shown = _json(guest, crud(ALBUM, album) + "?with=tracks")
+            html = _html(guest, page(ALBUM, "detail-page", album))
+        everything = _json(api, crud(ALBUM, album) + "?with=tracks")
+        answers[framework] = (seen, hidden, shown, everything, html)
+    seen, hidden, shown, everything, html = _same(answers)
+    assert everything[1]["tracks"] == [seen, hidden]
+    assert shown == (200, {**everything[1], "tracks": [seen]})
+    assert "<h2>Tracks (1)</h2>" in html and "Hidden song" not in html
