@@ -40,6 +40,7 @@ MANIFEST = load_manifest(HERE / "music.yaml")
 ALBUM, TRACK, EMPLOYEE = (MANIFEST.resource(n) for n in ("Album", "Track", "Employee"))
 ADMIN = "admin@example.com"
 GUEST = "guest@guest.test"
+ROLES = {"listener@example.com": "listener", "browser@example.com": "browser"}
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 
 
@@ -90,9 +91,10 @@ def _served(framework: str, project: Path, url: str) -> Server:
     server = SERVERS[framework](project, url)
     server.migrate()
     server.create_user(ADMIN, PASSWORD)
-    server.run_app(
-        "create-user", GUEST, "--role", "admin", "--password-stdin", input=PASSWORD
-    )
+    for email, role in ((GUEST, "admin"), *ROLES.items()):
+        server.run_app(
+            "create-user", email, "--role", role, "--password-stdin", input=PASSWORD
+        )
     server.start()
     return server
 
@@ -320,3 +322,22 @@ def test_children_outside_the_scope_are_left_out(apis: dict[str, Api]) -> None:
     assert everything[1]["tracks"] == [seen, hidden]
     assert shown == (200, {**everything[1], "tracks": [seen]})
     assert "<h2>Tracks (1)</h2>" in html and "Hidden song" not in html
+
+
+def test_the_roles_decide_who_sees_and_adds_children(apis: dict[str, Api]) -> None:
+    answers = {}
+    for framework, api in apis.items():
+        album, _tracks = _album_with_tracks(api, "Guarded", 1)
+        seen = {}
+        for email in ROLES:
+            with Api(api.deployment) as user:
+                user.log_in(email, PASSWORD)
+                asked = user.get(crud(ALBUM, album) + "?with=tracks").status_code
+                html = _html(user, page(ALBUM, "detail-page", album))
+                seen[email] = (asked, "<h2>Tracks (1)</h2>" in html, "Add one" in html)
+        answers[framework] = seen
+    seen = _same(answers)
+    # Without view_any on tracks: 403 for ?with=, no list on the page.
+    assert seen["listener@example.com"] == (403, False, False)
+    # Allowed to list tracks, not to create one: the list without "Add one".
+    assert seen["browser@example.com"] == (200, True, False)

@@ -77,7 +77,8 @@ def children_section(
     can: Mapping[str, bool],
 ) -> dict[str, Any]:
     """What the detail page shows of one has-many field: its children's names and
-    links, "Show all N" when there are more than one page, and "Add one"."""
+    links, "Show all N" when there are more than one page, and "Add one" (when the
+    user may create children, and the form may set the parent)."""
     child_key = child.key_name()
     count = len(items) if total is None else total
     shown = [
@@ -100,7 +101,7 @@ def children_section(
         ),
         "add_url": (
             page_url(many.resource, "form-page", query={many.inverse: key})
-            if can.get("create")
+            if can.get("create") and child.field_map[many.inverse].writable
             else None
         ),
     }
