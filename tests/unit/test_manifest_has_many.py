@@ -288,3 +288,48 @@ def test_with_names_has_many_fields_only() -> None:
             "this resource (it takes: tracks)."
         ]
     }
+
+
+def _kernel(name: str) -> Any:
+    return importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
+
+
+def test_the_detail_page_section_of_a_has_many_field() -> None:
+    project = parse_manifest(manifest(), "m.yaml")
+    album = resource_class(project.resource("Album"), project)
+    track = resource_class(project.resource("Track"), project)
+    children = _kernel("children")
+    many = album.has_many_map["tracks"]
+    query = children.children_query(track, many, 7)
+    assert (query.filters, query.per_page, query.sort_text) == (
+        (("album", 7),),
+        25,
+        "id",
+    )
+    items = [{"id": 3, "name": "Intro", "album": 7, "other": None}]
+    section = children.children_section(many, track, 7, items, 30, {"create": True})
+    base = "/admin/resource/track-resource"
+    assert section == {
+        "name": "tracks",
+        "label": "Tracks",
+        "children": [("Intro", f"{base}/detail-page/3")],
+        "total": 30,
+        "all_url": f"{base}/index-page?filter%5Balbum%5D=7",
+        "add_url": f"{base}/form-page?album=7",
+    }
+    alone = children.children_section(many, track, 7, items, 1, {"create": False})
+    assert (alone["all_url"], alone["add_url"]) == (None, None)
+
+
+def test_a_create_form_takes_initial_values_from_its_url() -> None:
+    project = parse_manifest(manifest(), "m.yaml")
+    track = resource_class(project.resource("Track"), project)
+    children = _kernel("children")
+    assert children.prefilled_values(track, [("album", "7"), ("id", "9")]) == {
+        "album": "7"
+    }
+    assert children.prefilled_values(track, [("_fragment-load", "x")]) is None
+    assert children.with_children({"id": 7}, {"tracks": (1, 2)}) == {
+        "id": 7,
+        "tracks": [1, 2],
+    }

@@ -152,7 +152,7 @@ async def show(request: Request, panel: Panel) -> Response:
     await authorize_record(request, panel, VIEW, record)
     if not asked:
         return record_response(record)
-    keys = await children_keys(request, panel, asked, key)
+    keys = await children_keys(request, asked, key)
     return record_response(record, with_children(record, keys))
 
 

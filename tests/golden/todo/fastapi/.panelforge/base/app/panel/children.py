@@ -30,17 +30,17 @@ def _registry(request: Request) -> Registry:
 
 
 async def children_keys(
-    request: Request, panel: PanelResource, asked: Sequence[HasMany], key: Any
+    request: Request, asked: Sequence[HasMany], key: Any
 ) -> dict[str, list[Any]]:
     """The keys of the children of record ``key`` in each has-many field asked."""
     registry, user = _registry(request), current_user(request)
+    engine = request.app.state.engine
     found: dict[str, list[Any]] = {}
     for many in asked:
         child = registry.get(many.resource)
         if not await allowed(child, user, VIEW_ANY):
             raise Forbidden()
         acting = actor(request, child)
-        engine = request.app.state.engine
         found[many.name] = await run_in_threadpool(
             child.store.keys_where, engine, many.inverse, key, acting
         )
