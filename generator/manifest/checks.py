@@ -52,7 +52,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
-    issues += has_many_issues(document, resources)
+    issues += has_many_issues(document, resources, key_types)
     issues += rename_issues(document, resources)
     return issues
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import Issue
-from .fieldvalues import field_type
 from .hints import listing_hint, shown, suggestion_hint
 from .schema import INVALID
 from .yamlnodes import Document
@@ -39,10 +38,13 @@ def is_has_many(spec: Any) -> bool:
 
 
 def has_many_issues(
-    document: Document, resources: Mapping[str, Any]
+    document: Document,
+    resources: Mapping[str, Any],
+    key_types: Mapping[str, str | None],
 ) -> Iterator[Issue]:
     """Every problem of the manifest's has-many fields, and of ``items`` or
-    ``inverse`` on fields that are not arrays."""
+    ``inverse`` on fields that are not arrays (``key_types``: each resource's key
+    type, None when unknown)."""
     for name, spec in resources.items():
         fields = spec.get("fields") if isinstance(spec, dict) else None
         if not isinstance(fields, dict):
@@ -51,6 +53,7 @@ def has_many_issues(
             where = ("resources", name, "fields", field)
             if is_has_many(options):
                 yield from _field_issues(document, where, options, name, resources)
+                yield from _item_type_issues(document, where, options, key_types)
             elif isinstance(options, dict):
                 yield from _stray_options(document, where, options)
         yield from _reference_issues(document, name, spec, fields)
@@ -155,10 +158,24 @@ def _target_issues(
             f"'{target}.{inverse}' is not filterable, so its records cannot be listed"
         )
         yield document.issue(place, message, "M030", "leave it filterable")
-    own_type, key_type = items.get("type"), field_type(spec)
+
+
+def _item_type_issues(
+    document: Document,
+    where: tuple[Any, ...],
+    options: dict[str, Any],
+    key_types: Mapping[str, str | None],
+) -> Iterator[Issue]:
+    """``items.type`` must be the type of the child resource's key (M028)."""
+    items = options.get("items")
+    if not isinstance(items, dict):
+        return
+    target, own_type = items.get("relation"), items.get("type")
+    key_type = key_types.get(target) if isinstance(target, str) else None
     if key_type is not None and own_type not in (None, INVALID, key_type):
         message = f"'{own_type}' is not the type of the key of '{target}' ({key_type})"
-        yield document.issue((*where, "items", "type"), message, "M028")
+        hint = f"write 'type: {key_type}' in items"
+        yield document.issue((*where, "items", "type"), message, "M028", hint)
 
 
 def _relations_to(fields: Mapping[str, Any], parent: str) -> list[str]:

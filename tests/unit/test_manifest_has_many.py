@@ -152,7 +152,7 @@ def test_a_self_reference_and_a_label() -> None:
             "resources.Album.fields.tracks.items.type",
             "M028",
             "'string' is not the type of the key of 'Track' (integer)",
-            None,
+            "write 'type: integer' in items",
         ),
         (
             {**TRACKS, "default": 1},
@@ -333,3 +333,32 @@ def test_a_create_form_takes_initial_values_from_its_url() -> None:
         "id": 7,
         "tracks": [1, 2],
     }
+
+
+def test_items_take_the_type_of_the_childs_key_not_of_its_link() -> None:
+    def text(item_type: str) -> str:
+        album = {
+            "key": "code",
+            "fields": {
+                "code": {"type": "string", "maxLength": 8},
+                "tracks": {
+                    **TRACKS,
+                    "items": {"type": item_type, "relation": "Track"},
+                },
+            },
+        }
+        track = {"fields": {"album": {"type": "string", "relation": "Album"}}}
+        data = {
+            "project": {"name": "music_admin"},
+            "resources": {"Album": album, "Track": track},
+        }
+        return yaml.safe_dump(data, sort_keys=False)
+
+    parse_manifest(text("integer"), "m.yaml")
+    issue = only(text("string"))
+    assert (issue.path, issue.code, issue.message, issue.hint) == (
+        "resources.Album.fields.tracks.items.type",
+        "M028",
+        "'string' is not the type of the key of 'Track' (integer)",
+        "write 'type: integer' in items",
+    )
