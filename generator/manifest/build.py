@@ -44,6 +44,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
     declared = [
         build_field(field, options, required=field in required, is_key=field == key)
         for field, options in spec["fields"].items()
+        if options["type"] != "array"
     ]
     key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
     fields = key_fields + [f for f in declared if not f.is_key]
@@ -70,6 +71,23 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         display=spec.get("display", ""),
         soft_delete=spec.get("soft_delete", False),
         unique_together=tuple(tuple(group) for group in spec.get("unique", ())),
+        has_many=tuple(
+            build_has_many(field, options)
+            for field, options in spec["fields"].items()
+            if options["type"] == "array"
+        ),
+    )
+
+
+def build_has_many(name: str, spec: dict[str, Any]) -> ir.HasMany:
+    """A has-many field: the children of ``items.relation`` whose ``inverse`` is
+    the record."""
+    return ir.HasMany(
+        name=name,
+        label=spec.get("label", naming.humanize(name)),
+        target=spec["items"]["relation"],
+        inverse=spec["inverse"],
+        description=spec.get("description"),
     )
 
 

@@ -20,6 +20,7 @@ from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
+from .hasmanychecks import has_many_issues
 from .hints import shown
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
@@ -51,6 +52,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
+    issues += has_many_issues(document, resources, key_types)
     issues += rename_issues(document, resources)
     return issues
 

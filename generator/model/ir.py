@@ -127,6 +127,20 @@ TRASH_COLUMN = Field(
 
 
 @dataclass(frozen=True)
+class HasMany:
+    """A parent's read-only list of the records that belong to it (no column).
+
+    ``tracks`` on ``Album``: the ``Track`` records whose ``album`` is the album.
+    """
+
+    name: str  # "tracks"
+    label: str  # "Tracks"
+    target: str  # the child resource's name: "Track"
+    inverse: str  # the child's belongs-to field back to this resource: "album"
+    description: str | None = None
+
+
+@dataclass(frozen=True)
 class QueryTag:
     """A named, pre-set filter of a resource's list (``?query-tag=<uri>``)."""
 
@@ -160,6 +174,7 @@ class Resource:
         ""  # how a record is named: "last_name", "{first} {last}"; "": default
     )
     soft_delete: bool = False  # a delete moves the record to the trash
+    has_many: tuple[HasMany, ...] = ()  # children listed on the record (no columns)
 
     @property
     def stored_fields(self) -> tuple[Field, ...]:

@@ -63,6 +63,9 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
     data["fields"] = [_field_to_data(f) for f in resource.fields]
     if not resource.unique_together:  # recorded only when declared
         del data["unique_together"]
+    del data["has_many"]
+    if resource.has_many:  # recorded only when declared
+        data["has_many"] = [asdict(h) for h in resource.has_many]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -85,6 +88,7 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     values["unique_together"] = tuple(
         tuple(group) for group in data.get("unique_together", ())
     )
+    values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
     return ir.Resource(**values)
 
 

@@ -113,6 +113,17 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["soft_delete"] = True
     if resource.unique_together:
         body["unique_together"] = resource.unique_together
+    if resource.has_many:
+        body["has_many"] = tuple(
+            kernel.resource.HasMany(
+                many.name,
+                resource=project.resource(many.target).uri,
+                inverse=many.inverse,
+                label=many.label,
+                description=many.description,
+            )
+            for many in resource.has_many
+        )
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from .. import paths
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
+from ..model.naming import humanize
 from ..model.samples import (
     creation_order,
     distinct_samples,
@@ -96,7 +97,7 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
     return tuple_assignment(name, [literal(v) for v in values], indent=1)
 
 
-def declaration_lines(resource: ir.Resource) -> list[str]:
+def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
     readonly_fields, display, soft_delete, unique_together), when declared."""
     lines = []
@@ -127,7 +128,35 @@ def declaration_lines(resource: ir.Resource) -> list[str]:
         lines.append(
             laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
         )
+    if resource.has_many:
+        calls = has_many_calls(resource, project)
+        lines.append(tuple_assignment("has_many", calls, indent=1))
     return lines
+
+
+def has_many_calls(resource: ir.Resource, project: ir.Project) -> list[str]:
+    """``HasMany("tracks", resource="track-resource", inverse="album")``, one per
+    has-many field; the label only when it is not the humanized name."""
+    calls = []
+    for many in resource.has_many:
+        args = [
+            literal(many.name),
+            f"resource={literal(project.resource(many.target).uri)}",
+            f"inverse={literal(many.inverse)}",
+        ]
+        if many.label != humanize(many.name):
+            args.append(f"label={literal(many.label)}")
+        if many.description:
+            args.append(f"description={literal(many.description)}")
+        calls.append(call("HasMany", args, indent=2, suffix=","))
+    return calls
+
+
+def resource_import(resource: ir.Resource) -> str:
+    """``from panel_core.resource import ...``: what the declaration uses."""
+    names = ["HasMany"] * bool(resource.has_many)
+    names += ["QueryTag"] * bool(resource.query_tags)
+    return from_import(f"{KERNEL}.resource", [*names, "Resource"])
 
 
 def hooks_context(resource: ir.Resource) -> dict[str, Any]:
@@ -282,7 +311,7 @@ def declaration_context(resource: ir.Resource, project: ir.Project) -> dict[str,
         "header": header_lines(project, resource),
         "resource_name": resource.name,
         "kernel_import": kernel_imports(resource, project),
-        "uses_query_tags": bool(resource.query_tags),
+        "resource_import": resource_import(resource),
         "model_name": resource.model_name,
         "table": literal(resource.table),
         "table_name": resource.table,
@@ -291,7 +320,7 @@ def declaration_context(resource: ir.Resource, project: ir.Project) -> dict[str,
         "name": literal(resource.name),
         "title": literal(resource.title),
         "fields": fields_block(resource, project),
-        "attributes": declaration_lines(resource),
+        "attributes": declaration_lines(resource, project),
         "per_page": resource.per_page,
         "default_sort": literal(resource.default_sort),
     }

@@ -464,7 +464,7 @@ def test_read_only_and_required_explains_why() -> None:
 def test_type_message_and_did_you_mean() -> None:
     (issue,) = issues_of(book({"pages": {"type": "integr"}}))
     assert issue.message == (
-        "'integr' is not one of 'string', 'integer', 'number', 'boolean'"
+        "'integr' is not one of 'string', 'integer', 'number', 'boolean', 'array'"
     )
     assert issue.hint == "did you mean 'integer'?"
 

@@ -259,7 +259,10 @@ def test_kernel_imports_are_sorted_as_isort_sorts_them() -> None:
 def test_resource_context_declares_tags_and_methods() -> None:
     library = projects.library()
     context = contexts.resource_context(library.resource("Book"), library)
-    assert context["uses_query_tags"] and context["uses_big_key"]
+    assert context["uses_big_key"]
+    assert context["resource_import"] == (
+        "from panel_core.resource import QueryTag, Resource"
+    )
     attributes = "\n".join(context["attributes"])
     assert 'search = ("title", "isbn")' in attributes
     assert 'QueryTag("available", "Available", {"available": True}),' in attributes

@@ -245,13 +245,14 @@ def build_openapi(
     tags = [AUTH_TAG]
     schema_groups = [schemas.shared_schemas(v30=v30, jwt=jwt)]
     path_groups = [_auth_paths(prefix, jwt=jwt)]
+    keys = {resource.uri: resource.key_field for resource in resources}
     for resource in resources:
         model = schemas.model_name(resource)
         ctx = ResourceContext(
             resource, model, v30, jwt, max_per_page, max_ids, prefix=prefix
         )
         tags.append(resource.title)
-        schema_groups.append(schemas.resource_schemas(resource, v30=v30))
+        schema_groups.append(schemas.resource_schemas(resource, v30=v30, keys=keys))
         path_groups.append(resource_paths(ctx, prefix))
     _require_unique(tags, "tag names (resource titles)")
     _require_unique((n for g in schema_groups for n in g), "schema names")

@@ -32,9 +32,14 @@ def json_response(
     return response
 
 
-def record_response(record: Mapping[str, Any]) -> HttpResponse:
-    """One record, with its version as the ``ETag``."""
-    return json_response(record, headers={"ETag": etag(record)})
+def record_response(
+    record: Mapping[str, Any], body: Mapping[str, Any] | None = None
+) -> HttpResponse:
+    """One record, with its version as the ``ETag``; ``body``: what to answer
+    instead (the record and more, such as its children's keys)."""
+    return json_response(
+        record if body is None else body, headers={"ETag": etag(record)}
+    )
 
 
 def saved_response(

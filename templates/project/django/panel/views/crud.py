@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from panel_core.abilities import DELETE, VIEW
+from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
     NONE_LEFT,
@@ -37,6 +38,7 @@ from panel_core.versions import VERSION_FIELD, Expected, expected_version
 from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..bodies import form_value, read_body
+from ..children import children_keys
 from ..public_url import public_origin_of
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
@@ -135,10 +137,16 @@ class ItemView(_CrudView):
         key = panel.key(resourceItem)
         if not wants_json(request):
             return see_other(page_url(panel.uri, "detail-page", key))
+        asked = panel.children_asked(
+            (n, v) for n, vs in request.GET.lists() for v in vs
+        )
         acting = actor(request, panel)
         record = panel.store.fetch(key, acting)
         acting.authorize_record(VIEW, record)
-        return record_response(record)
+        if not asked:
+            return record_response(record)
+        keys = children_keys(request, asked, key)
+        return record_response(record, with_children(record, keys))
 
     def put(
         self, request: HttpRequest, resourceUri: str, resourceItem: str

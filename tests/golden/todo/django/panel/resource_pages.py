@@ -28,6 +28,7 @@ from panel_core.resource_pages import index_context as build_index_context
 
 from .acting import actor
 from .authorize import page_abilities
+from .children import children_sections
 from .choices import load_labels, load_related, targets
 from .registry import PanelResource
 from .templating import render
@@ -114,5 +115,6 @@ def detail_page(request: HttpRequest, panel: PanelResource, key: Any) -> HttpRes
     acting.authorize_record(VIEW, record)
     labels = load_labels(targets(panel), [record], acting)
     can = page_abilities(acting, record)
-    context = detail_context(panel, key, record, labels, can)
+    children = children_sections(request, panel, key)
+    context = detail_context(panel, key, record, labels, can, children)
     return render(request, resource_templates(panel.uri, "detail.html"), context)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .fields import Field
+from .fields import Field, humanize
 from .hooks import ResourceHooks
 from .labels import DisplayError, Part, default_display, display_fields, parse_display
 from .navigation import Navigation
@@ -28,6 +28,26 @@ class QueryTag:
     uri: str
     label: str
     filter: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HasMany:
+    """The records of another resource that belong to this one: ``tracks`` of an
+    album are the tracks whose ``album`` (the ``inverse``) is the album.
+
+    Not a column: the JSON show answers the children's keys when asked with
+    ``?with=tracks``, and the detail page lists them (``panel_core.children``).
+    """
+
+    name: str
+    resource: str  # the child resource's URI key
+    inverse: str  # the child's belongs-to field back to this resource
+    label: str = ""
+    description: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", humanize(self.name))
 
 
 class Resource(ResourceHooks, Navigation):
@@ -59,6 +79,8 @@ class Resource(ResourceHooks, Navigation):
     soft_delete: ClassVar[bool] = False
     # Groups of fields no two records share the values of (``panel_core.unique``).
     unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # The records of other resources that belong to each record (``HasMany``).
+    has_many: ClassVar[tuple[HasMany, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -69,6 +91,7 @@ class Resource(ResourceHooks, Navigation):
     sortable_fields: ClassVar[tuple[str, ...]]
     filterable_fields: ClassVar[tuple[str, ...]]
     query_tag_map: ClassVar[Mapping[str, QueryTag]]
+    has_many_map: ClassVar[Mapping[str, HasMany]]
     index_field_list: ClassVar[tuple[Field, ...]]
     form_field_list: ClassVar[tuple[Field, ...]]
     detail_field_list: ClassVar[tuple[Field, ...]]
@@ -109,6 +132,7 @@ def _derive(cls: type[Resource]) -> None:
     cls.sortable_fields = tuple(f.name for f in cls.readable_fields if f.sortable)
     cls.filterable_fields = tuple(f.name for f in cls.readable_fields if f.filterable)
     cls.query_tag_map = MappingProxyType({t.uri: t for t in cls.query_tags})
+    cls.has_many_map = MappingProxyType({h.name: h for h in cls.has_many})
     if not cls.name:
         cls.name = cls.model.__name__ if cls.model is not None else cls.__name__
     cls.index_field_list = _chosen(cls, "index_fields", cls.readable_fields)
@@ -118,6 +142,9 @@ def _derive(cls: type[Resource]) -> None:
         cls.default_sort = "-" + cls.key_field.name
     _check_lookups(cls, where)
     _derive_display(cls, where)
+    for many in cls.has_many:
+        if many.name in cls.field_map:
+            raise DeclarationError(f"{where}: has_many {many.name!r} is a field too")
 
 
 def _derive_display(cls: type[Resource], where: str) -> None:

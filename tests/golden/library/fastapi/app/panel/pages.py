@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
+from panel_core.children import prefilled_values
 from panel_core.pages import FRAGMENT
 from panel_core.resource_pages import viewable
 from panel_core.versions import VERSION_FIELD
@@ -76,7 +77,9 @@ async def resource_page(request: Request, panel: Page) -> Response:
     if page_uri == "index-page":
         return await index_page(request, panel)
     if page_uri == "form-page":
-        return await form_page(request, panel)
+        params = request.query_params.multi_items()
+        prefilled = prefilled_values(type(panel.resource), params)
+        return await form_page(request, panel, values=prefilled)
     raise NotFound("Page not found")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
+from panel_core.children import prefilled_values
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
 from panel_core.resource_pages import viewable
@@ -51,7 +52,9 @@ def resource_page(
         if pageUri == "index-page":
             return index_page(request, panel)
         if pageUri == "form-page":
-            return form_page(request, panel)
+            params = ((n, v) for n, vs in request.GET.lists() for v in vs)
+            prefilled = prefilled_values(type(panel.resource), params)
+            return form_page(request, panel, values=prefilled)
         raise NotFound("Page not found")
     key = panel.key(resourceItem)
     if pageUri == "form-page":

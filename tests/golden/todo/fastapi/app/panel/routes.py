@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.config import Settings
 from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
+from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
     NONE_LEFT,
@@ -35,6 +36,7 @@ from panel_core.versions import VERSION_FIELD, Expected, expected_version
 from .accept import require_acceptable, wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body
+from .children import children_keys
 from .formdata import form_value
 from .guards import PANEL_GUARDS
 from .public_url import public_origin_of
@@ -149,6 +151,7 @@ async def show(request: Request, panel: Panel) -> Response:
     key = panel.key(request.path_params["resourceItem"])
     if not wants_json(request):
         return see_other(page_url(panel.uri, "detail-page", key))
+    asked = panel.children_asked(request.query_params.multi_items())
     reader: LoopReader | None = request.app.state.reader
     lifecycle = panel.lifecycle
     if reader is not None and not lifecycle.scoped:
@@ -158,7 +161,10 @@ async def show(request: Request, panel: Panel) -> Response:
             panel.store.fetch, _engine(request), key, actor(request, panel)
         )
     await authorize_record(request, panel, VIEW, record)
-    return record_response(record)
+    if not asked:
+        return record_response(record)
+    keys = await children_keys(request, asked, key)
+    return record_response(record, with_children(record, keys))
 
 
 @router.api_route("/{resourceItem}", methods=["PUT", "PATCH"], name="crud.update")

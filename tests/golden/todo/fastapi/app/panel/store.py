@@ -313,6 +313,16 @@ class Store(BulkMethods):
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
 
+    def keys_where(
+        self, engine: Engine, name: str, value: Any, actor: Actor | None = None
+    ) -> list[Any]:
+        """The keys of the records whose field ``name`` is ``value``, in key order
+        (within ``actor``'s scope): the children a has-many field lists."""
+        found = self._filters[name] == value
+        statement = select(self._key).where(found, *self.scope(actor))
+        with transaction(engine) as connection:
+            return list(connection.execute(statement.order_by(self._key)).scalars())
+
     def _fetch_in(
         self,
         connection: Connection,

@@ -305,6 +305,14 @@ class Store(BulkMethods):
                 return dict(zip(self._names, row, strict=True))
         raise self._not_found(key)
 
+    def keys_where(
+        self, name: str, value: Any, actor: Actor | None = None
+    ) -> list[Any]:
+        """The keys of the records whose field ``name`` is ``value``, in key order
+        (within ``actor``'s scope): the children a has-many field lists."""
+        rows = self._manager.filter(*self.scope(actor), **{self._filters[name]: value})
+        return list(rows.order_by(self._key).values_list(self._key, flat=True))
+
     def create(self, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
         try:

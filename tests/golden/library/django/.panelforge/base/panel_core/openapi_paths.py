@@ -363,8 +363,26 @@ def _mass_delete_operation(ctx: ResourceContext) -> Doc:
 
 def _show_operation(ctx: ResourceContext) -> Doc:
     record = reply("The record.", ctx.model, ETag=header(_ETAG, "string"))
-    responses = by_status({"200": record}, "401", "403", "404", "406")
-    return _operation(ctx, "get", "crud.show", "show", responses=responses)
+    parameters = _with_parameters(ctx.resource)
+    errors = ("401", "403", "404", "406") + (("422",) if parameters else ())
+    responses = by_status({"200": record}, *errors)
+    return _operation(
+        ctx, "get", "crud.show", "show", parameters=parameters, responses=responses
+    )
+
+
+def _with_parameters(resource: type[Resource]) -> list[Doc]:
+    """``with``: the has-many fields whose children's keys the show answers."""
+    names = [many.name for many in resource.has_many]
+    if not names:
+        return []
+    description = (
+        "The has-many fields to include, comma-separated: each holds the keys of "
+        "the records that belong to this one. Any other name is refused (422)."
+    )
+    items = {"type": "string", "enum": names}
+    schema = {"type": "array", "items": items}
+    return [_query("with", description, schema, style="form", explode=False)]
 
 
 def _update_operation(

@@ -140,7 +140,9 @@ def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
     columns: list[Field | None] = []
     for name in names:
         field = resource.field_map.get(name)
-        if field is None:
+        # A has-many field is read-only and has no column: skipped, as read-only
+        # fields are.
+        if field is None and name not in resource.has_many_map:
             problems.append(f"The column {name!r} is not a field of this resource.")
         writable = field is not None and (field.writable or field.key)
         columns.append(field if writable else None)

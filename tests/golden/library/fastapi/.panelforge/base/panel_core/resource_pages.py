@@ -214,8 +214,10 @@ def detail_context(
     record: Mapping[str, Any],
     labels: Labels,
     can: Abilities = EVERYTHING,
+    children: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """One record: its detail fields, and the actions its user may take."""
+    """One record: its detail fields, the actions its user may take, and its
+    children (``panel_core.children.children_section``, one per has-many field)."""
     resource = type(panel.resource)
     name = record_label(resource, key, record)
     return {
@@ -230,4 +232,5 @@ def detail_context(
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),
         "version": record_version(record),
+        "children": list(children),
     }

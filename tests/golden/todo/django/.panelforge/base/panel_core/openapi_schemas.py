@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+from collections.abc import Mapping
 from typing import Any
 
 from . import decimals
@@ -40,6 +41,8 @@ RESERVED_NAMES = (
 )
 
 Schema = dict[str, Any]
+# Every documented resource's key field, by URI key: what a has-many field lists.
+KeyFields = Mapping[str, Field]
 
 
 def ref(name: str) -> Schema:
@@ -127,8 +130,11 @@ def read_only_names(resource: type[Resource]) -> frozenset[str]:
     return frozenset(f.name for f in resource.fields if f.read_only) | set(named)
 
 
-def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
-    """A record as the API returns it: every readable field, always present.
+def record_schema(
+    resource: type[Resource], *, v30: bool, keys: KeyFields | None = None
+) -> Schema:
+    """A record as the API returns it: every readable field, always present, then
+    its has-many fields, present only when asked (``children_schemas``).
 
     Fields no request sets say ``readOnly``.
     """
@@ -138,7 +144,38 @@ def record_schema(resource: type[Resource], *, v30: bool) -> Schema:
         properties[f.name] = property_schema(f, v30=v30)
         if f.name in read_only:
             properties[f.name]["readOnly"] = True
-    return {"type": "object", "required": list(properties), "properties": properties}
+    required = list(properties)
+    properties.update(children_schemas(resource, keys or {}, v30=v30))
+    return {"type": "object", "required": required, "properties": properties}
+
+
+def children_schemas(
+    resource: type[Resource], keys: KeyFields, *, v30: bool
+) -> dict[str, Schema]:
+    """Each has-many field: the keys of the children, read-only, in key order.
+
+    ``keys``: each resource's key field by URI key; a field whose child resource is
+    not documented is left out. Create and update bodies never hold these fields,
+    as they hold no other read-only one.
+    """
+    found: dict[str, Schema] = {}
+    for many in resource.has_many:
+        key = keys.get(many.resource)
+        if key is None:
+            continue
+        described = [many.description] if many.description else []
+        described.append(
+            f"The keys of the {many.label.lower()}, in key order; in the answer of "
+            f"a show only when asked with `with={many.name}`."
+        )
+        found[many.name] = {
+            "type": "array",
+            "items": value_schema(key, v30=v30, null=False),
+            "readOnly": True,
+            "title": many.label,
+            "description": " ".join(described),
+        }
+    return found
 
 
 def _not_blank(field: Field, schema: Schema) -> Schema:
@@ -320,11 +357,14 @@ def model_name(resource: type[Resource]) -> str:
     return resource.__name__.removesuffix("Resource") or resource.__name__
 
 
-def resource_schemas(resource: type[Resource], *, v30: bool) -> dict[str, Schema]:
-    """The component schemas of one resource, by name."""
+def resource_schemas(
+    resource: type[Resource], *, v30: bool, keys: KeyFields | None = None
+) -> dict[str, Schema]:
+    """The component schemas of one resource, by name (``keys``: every resource's
+    key field by URI key, for its has-many fields)."""
     model = model_name(resource)
     return {
-        model: record_schema(resource, v30=v30),
+        model: record_schema(resource, v30=v30, keys=keys),
         f"{model}Create": write_schema(resource, v30=v30, create=True),
         f"{model}Update": write_schema(resource, v30=v30, create=False),
         f"{model}Paginator": paginator_schema(model, v30=v30),

@@ -13,12 +13,13 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from . import fields as kernel
 from .abilities import Roles, RoleTable
+from .children import asked_children
 from .delete_rules import DeleteRules
 from .errors import InvalidInput, NotFound
 from .inputs import Inputs
 from .lifecycle import Actor, Awaiter, Lifecycle
 from .query import ListQuery, QueryError, parse_key, parse_list_query
-from .resource import DeclarationError, Resource
+from .resource import DeclarationError, HasMany, Resource
 from .urls import crud_url
 
 
@@ -60,6 +61,13 @@ class PanelResource(Generic[StoreT]):
                 max_per_page=self.max_per_page,
                 paging_modes=paging_modes,
             )
+        except QueryError as exc:
+            raise InvalidInput(exc.errors) from None
+
+    def children_asked(self, params: Iterable[tuple[str, str]]) -> tuple[HasMany, ...]:
+        """The has-many fields the show's ``?with=`` names (422 for others)."""
+        try:
+            return asked_children(type(self.resource), params)
         except QueryError as exc:
             raise InvalidInput(exc.errors) from None
 

@@ -29,6 +29,7 @@ from panel_core.resource_pages import (
 from panel_core.resource_pages import index_context as build_index_context
 
 from .authorize import actor, authorize_record, page_abilities
+from .children import children_sections
 from .choices import Target, load_labels, load_related, targets
 from .errors import NotFound
 from .registry import PanelResource, Registry
@@ -156,7 +157,8 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
     record, labels = await run_in_threadpool(load)
     await authorize_record(request, panel, VIEW, record)
     can = await page_abilities(request, panel, record)
-    context = detail_context(panel, key, record, labels, can)
+    children = await children_sections(request, panel, key)
+    context = detail_context(panel, key, record, labels, can, children)
     return render(request, resource_templates(panel.uri, "detail.html"), context)
 
 

@@ -1,0 +1,15 @@
+"""Tracks: guests do not see the tracks whose title starts with "Hidden"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.resources.track import Track
+from app.resources.track import TrackResource as GeneratedTrackResource
+
+
+class TrackResource(GeneratedTrackResource):
+    def scope(self, query: Any, user: Any) -> Any:
+        if user.email.endswith("@guest.test"):
+            return query.where(Track.title.not_like("Hidden%"))
+        return query
