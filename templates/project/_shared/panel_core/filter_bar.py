@@ -93,7 +93,9 @@ def filter_controls(
             label = f"{field.label} {WORDS[CONTAINS]}"
             controls.append(FilterControl(label, [_input(field, CONTAINS, current)]))
         else:
-            controls.append(FilterControl(field.label, [_equals(field, related, current)]))
+            controls.append(
+                FilterControl(field.label, [_equals(field, related, current)])
+            )
     return controls
 
 
@@ -118,7 +120,9 @@ def _equals(field: kernel.Field, related: Related, current: dict[str, str]) -> W
     return Widget(name, field.label, kind, value, **choice(field, kind, value, related))
 
 
-def kept_filters(controls: Sequence[FilterControl], params: Params) -> list[tuple[str, str]]:
+def kept_filters(
+    controls: Sequence[FilterControl], params: Params
+) -> list[tuple[str, str]]:
     """The filters applied now that no control of the bar holds (``[starts_with]``,
     a key): the bar's form sends them again, with the per-page choice."""
     shown = {widget.name for control in controls for widget in control.widgets}
@@ -141,7 +145,9 @@ def chips(resource: type[Resource], params: Params, options: Options) -> list[Ch
         if operator not in WORDS:
             continue
         others = [p for i, p in enumerate(params) if i != index and p[0] != "page"]
-        text = f"{field.label} {WORDS[operator]} {_shown(field, operator, value, options)}"
+        text = (
+            f"{field.label} {WORDS[operator]} {_shown(field, operator, value, options)}"
+        )
         found.append(Chip(text, page_url(resource.uri, "index-page", query=others)))
     return found
 
@@ -159,9 +165,7 @@ def _shown(field: kernel.Field, operator: str, value: str, options: Options) -> 
     return value
 
 
-def per_page(
-    params: Params, current: int, max_per_page: int
-) -> PerPage:
+def per_page(params: Params, current: int, max_per_page: int) -> PerPage:
     """The per-page choices up to ``max_per_page`` (and ``current``), keeping the
     other parameters but the page (the first page of the new size is shown)."""
     sizes = sorted({n for n in PER_PAGE_CHOICES if n <= max_per_page} | {current})
