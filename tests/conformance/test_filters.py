@@ -292,6 +292,38 @@ def test_the_index_page_shows_the_bar_chips_and_per_page(
 
 
 @pytest.mark.parametrize("framework", ["fastapi", "django"])
+def test_a_chip_names_a_related_record_a_choice_and_an_unshown_filter(
+    fleet: Any, framework: str
+) -> None:
+    with fleet.get(framework, "library", "sqlite").api() as api:
+        marker = new_marker()
+        made = _books(api, marker)
+        author = api.project.resource("Author")
+        key = made[0]["author"]
+        name = api.get(crud(author, key)).json()["name"]
+        params = [
+            ("search", marker),
+            ("filter[author]", str(key)),
+            ("filter[available]", "true"),
+            ("filter[title][starts_with]", marker),
+        ]
+        html = _index(api, params)
+        assert [unescape(text) for _, text in _CHIP.findall(html)] == [
+            f"Author is {name}",
+            "Available is Yes",
+            f"Title starts with “{marker}”",
+        ]
+        # No control holds [starts_with]: the bar's form sends it again.
+        hidden = (
+            f'<input type="hidden" name="filter[title][starts_with]" value="{marker}">'
+        )
+        assert hidden in html
+        listed = api.get(crud(api.project.resource("Book")), params=params).json()
+        kept = [b for b in made if b["author"] == key and b["available"]]
+        assert kept and listed["total"] == len(kept)
+
+
+@pytest.mark.parametrize("framework", ["fastapi", "django"])
 def test_page_sort_and_export_links_keep_the_filters(
     fleet: Any, framework: str
 ) -> None:
