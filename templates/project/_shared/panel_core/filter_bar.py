@@ -33,6 +33,8 @@ Params = Sequence[tuple[str, str]]
 # What the per-page selector offers, within the resource's ``max_per_page``.
 PER_PAGE_CHOICES = (10, 25, 50, 100)
 _BOOLEAN_CHOICES = (("true", "Yes"), ("false", "No"))
+# How a chip names each value a boolean filter takes (``panel_core.query``).
+_BOOLEAN_WORDS = {"true": "Yes", "1": "Yes", "false": "No", "0": "No"}
 _NOTHING = Related()
 
 
@@ -157,7 +159,7 @@ def _shown(field: kernel.Field, operator: str, value: str, options: Options) -> 
     if operator in TEXT_MATCHES:
         return f"“{value}”"
     if isinstance(field, kernel.Boolean):
-        return dict(_BOOLEAN_CHOICES).get(value.lower(), value)
+        return _BOOLEAN_WORDS.get(value.lower(), value)
     if isinstance(field, kernel.BelongsTo):
         related = options.get(field.name, _NOTHING)
         labels = {str(key): label for key, label in related.options}
