@@ -1,4 +1,5 @@
-"""Filters beyond equality, on both frameworks and every database of the fleet.
+"""Filters beyond equality, on both frameworks and every database of the fleet (the
+library example, and the todo example, whose FastAPI project meets MariaDB).
 
 ``filter[field][from]`` / ``[to]`` keep an inclusive range of a number, integer,
 decimal, date or date-time field; ``filter[field][contains]`` / ``[starts_with]``
@@ -165,6 +166,34 @@ def test_a_date_time_range_compares_instants_inclusively(api: Api) -> None:
         },
     )
     assert [row["id"] for row in after.json()["data"]] == made[2:]
+
+
+@pytest.fixture(params=example_params(["todo"]))
+def todo_api(request: pytest.FixtureRequest, fleet: Any) -> Any:
+    """The todo example: logged in with tokens, and FastAPI's MariaDB deployment."""
+    with fleet.get(*request.param).api() as found:
+        yield found
+
+
+def test_a_date_range_and_a_text_match_on_the_todo_example(todo_api: Api) -> None:
+    task = todo_api.project.resource("Task")
+    marker = new_marker()
+    titles = ["Buy MILK", "milkshake", "Pay 100% of rent", "Pay 100X of rent"]
+    days = ["2024-03-01", "2024-03-15", "2024-03-31", "2024-04-01"]
+    for n, (title, day) in enumerate(zip(titles, days, strict=True), 1):
+        body = {**todo_api.payload(task, n), "title": f"{marker} {title}"}
+        made = todo_api.post(crud(task), json={**body, "due_on": day})
+        assert made.status_code == 201, made.text
+    cases = [
+        ({"filter[title][contains]": "Milk"}, [0, 1]),
+        ({"filter[title][starts_with]": f"{marker} PAY 100%"}, [2]),
+        ({"filter[due_on][from]": "2024-03-15", "filter[due_on][to]": "2024-03-31"},
+         [1, 2]),  # fmt: skip
+        ({"filter[title][contains]": "pay", "filter[due_on][to]": "2024-03-31"}, [2]),
+    ]
+    for params, kept in cases:
+        found = _titles(todo_api, crud(task), {"search": marker, **params})
+        assert found == [f"{marker} {titles[i]}" for i in kept], params
 
 
 @pytest.mark.parametrize(
