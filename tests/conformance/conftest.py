@@ -66,6 +66,11 @@ def _params(examples: list[str], databases: list[str] = DATABASES) -> list:
     ]
 
 
+def example_params(examples: list[str]) -> list:
+    """Each framework × one of ``examples`` × database (MariaDB where it is served)."""
+    return _params(examples)
+
+
 def sqlite_params() -> list:
     """Every framework × example, on SQLite only (for what no database changes)."""
     return _params(EXAMPLE_IDS, ["sqlite"])

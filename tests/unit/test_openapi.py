@@ -576,11 +576,27 @@ def _parameters(doc: dict[str, Any], method: str, path: str) -> dict[str, Any]:
 
 def test_list_parameters(library: dict[str, Any]) -> None:
     params = _parameters(library, "get", "/admin/resource/book-resource/crud")
-    filters = [f"filter[{n}]" for n in ("id", "title", "isbn", "pages", "price")]
-    filters += [
-        f"filter[{n}]"
-        for n in ("available", "genre", "published_on", "summary", "author")
-    ]
+    # Each field's filter, then its operators: ranges for numbers and dates,
+    # text matches for text.
+    ranged = ("[from]", "[to]")
+    text = ("[contains]", "[starts_with]")
+    operators = {
+        "id": ranged,
+        "title": text,
+        "isbn": text,
+        "pages": ranged,
+        "price": ranged,
+        "published_on": ranged,
+        "summary": text,
+    }
+    filters = [
+        f"filter[{n}]{op}"
+        for n in (
+            "id", "title", "isbn", "pages", "price", "available", "genre",
+            "published_on", "summary", "author",
+        )
+        for op in ("", *operators.get(n, ()))
+    ]  # fmt: skip
     assert list(params) == [
         "page",
         "per_page",
@@ -614,6 +630,16 @@ def test_list_parameters(library: dict[str, Any]) -> None:
         "history",
     ]
     assert all("style" not in p for p in params.values())
+    # A range takes the field's own values; a text match, text to look for.
+    assert params["filter[pages][from]"]["schema"] == params["filter[pages]"]["schema"]
+    assert params["filter[published_on][to]"]["schema"] == {
+        "type": "string",
+        "format": "date",
+    }
+    assert params["filter[title][contains]"]["schema"] == {
+        "type": "string",
+        "minLength": 1,
+    }
     members = _parameters(library, "get", "/admin/resource/member-resource/crud")
     assert "filter[password]" not in members and "filter[email]" in members
 
@@ -627,7 +653,11 @@ def test_search_and_tags_only_when_declared() -> None:
         "per_page",
         "sort",
         "filter[id]",
+        "filter[id][from]",
+        "filter[id][to]",
         "filter[name]",
+        "filter[name][contains]",
+        "filter[name][starts_with]",
         "total",
         "cursor",
     ]

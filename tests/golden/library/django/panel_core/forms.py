@@ -1,4 +1,5 @@
-"""Form inputs for a resource's fields: the create/edit form and the list filters.
+"""Form inputs for a resource's fields: the create/edit form, and the inputs the list
+filters share with it (``panel_core.filter_bar``).
 
 Values travel as the strings an HTML form holds. A checkbox is preceded by a hidden
 ``false``, so an unticked box still says so (the last value of a name wins).
@@ -22,7 +23,6 @@ Options = Mapping[str, Related]
 _NOTHING = Related()
 _LIMITS = (("minimum", "min"), ("maximum", "max"))
 _LENGTHS = (("min_length", "minlength"), ("max_length", "maxlength"))
-_BOOLEAN_CHOICES = (("true", "Yes"), ("false", "No"))
 
 
 @dataclass(frozen=True)
@@ -118,11 +118,11 @@ def form_values(
 
 
 def filter_values(params: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """The filters applied now, by field name."""
+    """The equality filters applied now (``filter[field]=value``), by field name."""
     return {
         name[len("filter[") : -1]: value
         for name, value in params
-        if name.startswith("filter[") and name.endswith("]")
+        if name.startswith("filter[") and name.endswith("]") and "][" not in name
     }
 
 
@@ -134,7 +134,7 @@ def _input(field_: kernel.Field, related: Related) -> str:
     return field_.input_type
 
 
-def _attrs(field_: kernel.Field) -> list[tuple[str, str]]:
+def input_attrs(field_: kernel.Field) -> list[tuple[str, str]]:
     attrs = [
         (attr, str(getattr(field_, name)))
         for name, attr in (*_LIMITS, *_LENGTHS)
@@ -163,7 +163,7 @@ def _options(
     return options
 
 
-def _choice(
+def choice(
     field_: kernel.Field, kind: str, value: str, related: Related
 ) -> dict[str, Any]:
     """The options, or the picker, of an input of ``kind``."""
@@ -200,10 +200,10 @@ def form_widgets(
                 input=kind,
                 value=value,
                 required=required and (creating or not field_.write_only),
-                attrs=_attrs(field_),
+                attrs=input_attrs(field_),
                 errors=list(errors.get(field_.name, ())),
                 description=field_.description,
-                **_choice(field_, kind, value, related),
+                **choice(field_, kind, value, related),
             )
         )
     return widgets
@@ -223,39 +223,3 @@ def beside_theirs(
         )
         for widget in widgets
     ]
-
-
-def _filter_input(field_: kernel.Field, related: Related) -> str | None:
-    if isinstance(field_, kernel.BelongsTo) and related.picker is not None:
-        return "picker"
-    if isinstance(field_, kernel.Boolean | kernel.Select | kernel.BelongsTo):
-        return "select"
-    if isinstance(field_, kernel.Textarea | kernel.DateTime) or field_.key:
-        return None  # equality on long text or instants helps nobody
-    if isinstance(field_, kernel.Integer | kernel.Number | kernel.Decimal):
-        return field_.input_type
-    if isinstance(field_, kernel.Date):
-        return field_.input_type
-    return "text"
-
-
-def filter_widgets(
-    resource: type[Resource], params: Sequence[tuple[str, str]], options: Options
-) -> list[Widget]:
-    """The list's filter inputs, holding the filters applied now."""
-    current = dict(params)
-    widgets = []
-    for name in resource.filterable_fields:
-        field_ = resource.field_map[name]
-        related = options.get(name, _NOTHING)
-        if isinstance(field_, kernel.Boolean):
-            related = Related(options=_BOOLEAN_CHOICES)
-        kind = _filter_input(field_, related)
-        if kind is None:
-            continue
-        param = f"filter[{name}]"
-        value = current.get(param, "")
-        step = [("step", "any")] if kind == "number" else []
-        choice = _choice(field_, kind, value, related)
-        widgets.append(Widget(param, field_.label, kind, value, attrs=step, **choice))
-    return widgets

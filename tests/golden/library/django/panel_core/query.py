@@ -1,4 +1,5 @@
-"""List queries: ``page``, ``per_page``, ``sort``, ``filter[…]``, ``search``, tags,
+"""List queries: ``page``, ``per_page``, ``sort``, ``filter[…]`` (with the operators
+of ``panel_core.filters``), ``search``, tags,
 ``total`` (exact, estimate or none) and ``cursor`` (keyset paging).
 
 Parsing checks every name against the resource's declaration, so storage only ever
@@ -23,6 +24,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from .fields import BelongsTo, Field, Select, json_type
+from .filters import EQUALS, TEXT_MATCHES, Filter, operators, parameter, usage
 from .resource import Resource
 
 INT64_MIN = -(2**63)
@@ -32,7 +34,9 @@ MAX_PAGE = 2**31 - 1
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,19}")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
-_FILTER = re.compile(r"filter\[([^\]]*)\]")
+# ``filter[field]`` or ``filter[field][operator]``; anything else named filter… is
+# refused.
+_FILTER = re.compile(r"filter\[([^\[\]]*)\](?:\[([^\[\]]+)\])?")
 # String formats not stored as text: searching them compares their text form.
 _NOT_TEXT = frozenset({"date", "date-time", "uuid", "decimal"})
 # ``total=``: count every matching row, estimate past a cap, or skip the count.
@@ -99,7 +103,7 @@ class ListQuery:
     page: int
     per_page: int
     sort: tuple[Sort, ...]
-    filters: tuple[tuple[str, Any], ...] = ()
+    filters: tuple[Filter, ...] = ()
     search: str | None = None
     query_tag: str | None = None
     total: str = EXACT
@@ -224,8 +228,8 @@ def parse_list_query(
     max_per_page: int,
     paging_modes: bool = False,
 ) -> ListQuery:
-    """Validate the list parameters of a request (but ``filter=x`` or
-    ``filter[x][$ne]=…`` is refused: it would not filter).
+    """Validate the list parameters of a request (but ``filter=x``,
+    ``filter[x][$ne]=…`` or ``filter[x][from][y]`` is refused: it would not filter).
 
     ``paging_modes`` reads ``total`` and ``cursor`` and refuses unknown parameters
     (the JSON list does, so a misspelt filter never silently lists everything; pages
@@ -273,18 +277,21 @@ def _split_parameters(
     errors: dict[str, list[str]],
     *,
     known_only: bool,
-) -> tuple[dict[str, str], dict[str, str]]:
-    """(other parameters, filters by field name); ``filter=x`` or
-    ``filter[x][$ne]=…`` is refused, not ignored, and with ``known_only`` any
+) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """(other parameters, filters by field name and operator); ``filter=x`` or
+    ``filter[x][from][y]=…`` is refused, not ignored, and with ``known_only`` any
     parameter the list does not know."""
     values: dict[str, str] = {}
-    filters: dict[str, str] = {}
+    filters: dict[tuple[str, str], str] = {}
     for name, value in params:
         match = _FILTER.fullmatch(name)
         if match:
-            filters[match.group(1)] = value
+            filters[(match.group(1), match.group(2) or EQUALS)] = value
         elif name == "filter" or name.startswith("filter["):
-            message = f"The {name} parameter is not a filter: use filter[field]=value."
+            message = (
+                f"The {name} parameter is not a filter: use filter[field]=value "
+                "or filter[field][operator]=value."
+            )
             errors[name] = [message]
         elif known_only and name not in LIST_PARAMETERS:
             errors[name] = [_UNKNOWN.format(name=name)]
@@ -429,23 +436,45 @@ def _parse_sort(
 
 
 def _parse_filters(
-    resource: type[Resource], filters: dict[str, str], errors: dict[str, list[str]]
-) -> tuple[tuple[str, Any], ...]:
-    parsed: list[tuple[str, Any]] = []
-    for name, text in filters.items():
-        key = f"filter[{name}]"
+    resource: type[Resource],
+    filters: dict[tuple[str, str], str],
+    errors: dict[str, list[str]],
+) -> tuple[Filter, ...]:
+    parsed: list[Filter] = []
+    for (name, operator), text in filters.items():
+        key = parameter(name, operator)
         if name not in resource.filterable_fields:
             errors[key] = [f"'{name}' is not a filterable field."]
             continue
+        field = resource.field_map[name]
+        if operator != EQUALS and operator not in operators(field):
+            errors[key] = [
+                f"The {key} parameter is not a filter of {field.label}: use "
+                f"{usage(field)}."
+            ]
+            continue
         try:
-            value = parse_value(resource.field_map[name], text)
-            _check_range(resource.field_map[name], value)
-            _check_option(resource.field_map[name], value)
+            value = _filter_value(field, operator, text)
         except ValueError as exc:
             errors[key] = [f"The {key} value {exc}."]
             continue
-        parsed.append((name, value))
+        parsed.append(Filter(name, operator, value))
     return tuple(parsed)
+
+
+def _filter_value(field: Field, operator: str, text: str) -> Any:
+    """The value of one filter in the field's type (text to look for, for a
+    text match), else ``ValueError``."""
+    if operator in TEXT_MATCHES:
+        if not text:
+            raise ValueError("must not be empty")
+        if "\x00" in text:
+            raise ValueError("must not contain NUL characters")
+        return text
+    value = parse_value(field, text)
+    _check_range(field, value)
+    _check_option(field, value)
+    return value
 
 
 def _check_option(field: Field, value: Any) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import openapi_schemas as schemas
 from .fields import BelongsTo
+from .filters import CONTAINS, FROM, STARTS_WITH, TO, operators, parameter
 from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
 from .resource import Resource
 from .routes import DEFAULT_PREFIX
@@ -222,16 +223,40 @@ def _sort_parameters(resource: type[Resource]) -> list[Doc]:
     return [_query("sort", text, schema)]
 
 
+# What each operator of ``filter[<field>][<operator>]`` keeps (``panel_core.filters``).
+_OPERATOR_TEXT = {
+    FROM: "Only records whose {label} is at least this value (inclusive).",
+    TO: "Only records whose {label} is at most this value (inclusive).",
+    CONTAINS: (
+        "Only records whose {label} contains this text, in any case (`%` and `_` "
+        "are themselves)."
+    ),
+    STARTS_WITH: (
+        "Only records whose {label} starts with this text, in any case (`%` and "
+        "`_` are themselves)."
+    ),
+}
+
+
 def _filter_parameters(ctx: ResourceContext) -> list[Doc]:
-    """One ``filter[<field>]`` parameter per filterable field: what every client can
-    send (a deepObject is not), each typed as the field's values."""
+    """Per filterable field, ``filter[<field>]`` and one parameter per operator it
+    takes (``filter[<field>][from]``…): explicit names every client can send (a
+    deepObject is not), each typed as the field's values, or as text to look for."""
     fields = ctx.resource.field_map
     found = []
     for name in ctx.resource.filterable_fields:
-        schema = schemas.value_schema(fields[name], v30=ctx.v30, constrained=False)
-        text = f"Only records whose {fields[name].label} is this value (422 if it "
+        field = fields[name]
+        schema = schemas.value_schema(field, v30=ctx.v30, constrained=False)
+        text = f"Only records whose {field.label} is this value (422 if it "
         text += "cannot be one)."
-        found.append(_query(f"filter[{name}]", text, schema))
+        found.append(_query(parameter(name), text, schema))
+        for operator in operators(field):
+            text = _OPERATOR_TEXT[operator].format(label=field.label)
+            if operator in (FROM, TO):
+                found.append(_query(parameter(name, operator), text, schema))
+            else:
+                typed = {"type": "string", "minLength": 1}
+                found.append(_query(parameter(name, operator), text, typed))
     return found
 
 

@@ -33,13 +33,14 @@ from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connections, models, transaction
 from django.db.models import Func, Max, Q, TextField, Value
 from django.db.models.functions import Cast
-from django.db.models.lookups import Contains, IContains
+from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWith
 
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
 from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import Decimal, json_type
+from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
 from panel_core.mysql import values_that_fit
@@ -468,7 +469,7 @@ class Store(BulkMethods):
 
     def _conditions(self, query: ListQuery) -> list[Q | IContains]:
         conditions: list[Q | IContains] = [
-            Q(**{self._filters[name]: value}) for name, value in query.filters
+            Q(self._filtered(found)) for found in query.filters
         ]
         if query.query_tag is not None:
             conditions.append(self._tags[query.query_tag])
@@ -478,6 +479,19 @@ class Store(BulkMethods):
                 matches |= Q(_contains(column, query.search))
             conditions.append(matches)
         return conditions
+
+    def _filtered(self, found: Filter) -> Q | models.Lookup:
+        """The condition of one filter: equal, within a bound, or matching text."""
+        column = self._filters[found.name]
+        if found.operator == FROM:
+            return Q(**{f"{column}__gte": found.value})
+        if found.operator == TO:
+            return Q(**{f"{column}__lte": found.value})
+        if found.operator == CONTAINS:
+            return _contains(models.F(column), found.value)
+        if found.operator == STARTS_WITH:
+            return _starts_with(models.F(column), found.value)
+        return Q(**{column: found.value})
 
     def _order(self, query: ListQuery) -> list[str]:
         # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
@@ -605,6 +619,13 @@ def _contains(column: models.F | Cast, term: str) -> IContains | Contains:
     if needs_folding(term):
         return Contains(Folded(column), Folded(Value(term)))
     return IContains(column, term)
+
+
+def _starts_with(column: models.F, term: str) -> IStartsWith | StartsWith:
+    """``column`` starts with ``term``, case folded in every script."""
+    if needs_folding(term):
+        return StartsWith(Folded(column), Folded(Value(term)))
+    return IStartsWith(column, term)
 
 
 def _orders_by_name(

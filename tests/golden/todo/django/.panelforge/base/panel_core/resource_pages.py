@@ -13,13 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .abilities import PAGE_ABILITIES, VIEW_ANY
-from .forms import (
-    Options,
-    beside_theirs,
-    filter_widgets,
-    form_values,
-    form_widgets,
-)
+from .filter_bar import chips, filter_controls, kept_filters, per_page
+from .forms import Options, beside_theirs, form_values, form_widgets
 from .labels import record_label
 from .pages import FRAGMENT
 from .pagination import PageUrls, page_navigation, paginator
@@ -116,13 +111,15 @@ def index_context(
     can: Abilities = EVERYTHING,
     import_errors: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The index page: table, pages, search, tags and filters.
+    """The index page: table, pages, search, tags, the filter bar and its chips,
+    the per-page choice.
 
     ``items`` are the records of this page, ``total`` how many match in all (or
     ``None`` when not counted); ``import_errors``: why the CSV file just uploaded
     was refused (``panel_core.imports.error_lines``).
     """
     resource = type(panel.resource)
+    controls = filter_controls(resource, params, options)
     page = paginator(
         items,
         total=total,
@@ -143,7 +140,10 @@ def index_context(
             (tag, page_url(panel.uri, "index-page", query={"query-tag": tag.uri}))
             for tag in resource.query_tags
         ],
-        "filters": filter_widgets(resource, params, options),
+        "filters": controls,
+        "kept_filters": kept_filters(controls, params),
+        "chips": chips(resource, params, options),
+        "per_page": per_page(params, query.per_page, panel.max_per_page),
         "sort": dict(params).get("sort", ""),
         "here": page_url(panel.uri, "index-page", query=params),
         "table_templates": resource_templates(panel.uri, "_table.html"),

@@ -11,7 +11,8 @@ import json
 
 from panel_core.choices import SELECT_LIMIT, offer, option_text, wanted_key
 from panel_core.fields import ID, BelongsTo, Text
-from panel_core.forms import filter_widgets, form_widgets
+from panel_core.filter_bar import filter_controls
+from panel_core.forms import form_widgets
 from panel_core.resource import Resource
 
 
@@ -72,7 +73,10 @@ def test_past_the_limit_a_picker_names_the_current_record() -> None:
         "Carla Schmidt",
     )
     assert widget.options == []
-    filters = filter_widgets(Visit, [("filter[patient]", "9999")], {"patient": related})
+    controls = filter_controls(
+        Visit, [("filter[patient]", "9999")], {"patient": related}
+    )
+    filters = [w for control in controls for w in control.widgets]
     chip = next(w for w in filters if w.name == "filter[patient]")
     assert (chip.input, chip.picked) == ("picker", "Carla Schmidt")
 

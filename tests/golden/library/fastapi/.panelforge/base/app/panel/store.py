@@ -55,6 +55,7 @@ from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
 from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
+from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
@@ -521,12 +522,25 @@ class Store(BulkMethods):
         return NotFound(f"{self.label} {key} not found")
 
     def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]:
-        conditions = [self._filters[name] == value for name, value in query.filters]
+        conditions = [self._filtered(found) for found in query.filters]
         if query.query_tag is not None:
             conditions += self._tags[query.query_tag]
         if query.search and self._search:
             conditions.append(or_(*_matches(self._search, query.search)))
         return conditions
+
+    def _filtered(self, found: Filter) -> ColumnElement[bool]:
+        """The condition of one filter: equal, within a bound, or matching text."""
+        column = self._filters[found.name]
+        if found.operator == FROM:
+            return column >= found.value
+        if found.operator == TO:
+            return column <= found.value
+        if found.operator == CONTAINS:
+            return _like(column, "%" + _escape_like(found.value) + "%", found.value)
+        if found.operator == STARTS_WITH:
+            return _like(column, _escape_like(found.value) + "%", found.value)
+        return column == found.value
 
     def _order(self, query: ListQuery) -> list[ColumnElement[Any]]:
         # The sort, then the key: a stable order pages cleanly. A ``prev`` cursor
@@ -705,10 +719,15 @@ def _searchable(table: Table, resource: type[Resource], name: str) -> Any:
 def _matches(columns: Sequence[Any], term: str) -> list[ColumnElement[bool]]:
     """Each column containing ``term``, case folded in every script."""
     pattern = "%" + _escape_like(term) + "%"
+    return [_like(column, pattern, term) for column in columns]
+
+
+def _like(column: Any, pattern: str, term: str) -> ColumnElement[bool]:
+    """``column`` LIKE ``pattern`` (made of ``term``), case folded in every script."""
     if needs_folding(term):
         bound = literal(pattern, String())
-        return [folded(c).like(folded(bound), escape="\\") for c in columns]
-    return [c.ilike(pattern, escape="\\") for c in columns]
+        return folded(column).like(folded(bound), escape="\\")
+    return column.ilike(pattern, escape="\\")
 
 
 def _escape_like(term: str) -> str:
