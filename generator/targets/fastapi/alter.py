@@ -42,6 +42,11 @@ from .storage import migration_type, server_default
 SQLITE_REBUILDS = '"always" if op.get_context().dialect.name == "sqlite" else "auto"'
 
 
+def _sql_name(name: str) -> str:
+    """A column name in PostgreSQL's SQL: quoted unless lower case (``"ArtistId"``)."""
+    return name if name == name.lower() else f'"{name}"'
+
+
 def _index_name(table: str, name: str) -> str:
     return f"ix_{table}_{name}"
 
@@ -78,7 +83,7 @@ def _table_renamed(change: TableChange) -> bool:
 
 def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
     moved = _table_renamed(change)
-    names = [f.name for f in change.dropped if indexed(f)]
+    names = [f.column_name for f in change.dropped if indexed(f)]
     names += [
         p.before.name
         for p in _pairs(change, diff)
@@ -89,7 +94,7 @@ def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
 
 def _unkeyed_columns(change: TableChange, diff: SchemaDiff) -> set[str]:
     """Columns whose foreign key the first batch drops."""
-    names = {f.name for f in change.dropped if f.relation}
+    names = {f.column_name for f in change.dropped if f.relation}
     names |= {
         p.before.name
         for p in _pairs(change, diff)
@@ -117,7 +122,7 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     moved = _table_renamed(change)
-    made = [(f.name, f.unique) for f in change.added if indexed(f)]
+    made = [(f.column_name, f.unique) for f in change.added if indexed(f)]
     made += [
         (p.after.name, p.after.unique)
         for p in _pairs(change, diff)
@@ -194,7 +199,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         if p.before.type != p.after.type or loosen:
             args = [f"existing_type={p.before.full_type}"]
             if p.before.type != p.after.type:
-                using = f"{p.before.name}::{pg_type(p.after.type)}"
+                using = f"{_sql_name(p.before.name)}::{pg_type(p.after.type)}"
                 args += [
                     f"type_={p.after.full_type}",
                     f"postgresql_using={literal(using)}",
@@ -219,7 +224,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         for p in _pairs(change, diff)
         if p.before.name != p.after.name
     ]
-    lines += [f"batch_op.drop_column({literal(f.name)})" for f in change.dropped]
+    lines += [f"batch_op.drop_column({literal(f.column_name)})" for f in change.dropped]
     lines += [
         call(
             "batch_op.add_column",
@@ -227,7 +232,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
                 call(
                     "sa.Column",
                     [
-                        literal(f.name),
+                        literal(f.column_name),
                         migration_type(f, diff.after),
                         "nullable=True",
                         *server_default(f),
@@ -259,7 +264,7 @@ def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
         value = fill_value(field)
         if value is None:
             continue  # the migration's data check refuses while NULLs remain
-        name = literal(field.name)
+        name = literal(field.column_name)
         table_call = table_of(change.after.table, field)
         chain = [
             "table.update()",
@@ -276,7 +281,8 @@ def _second_batch(
     table = change.after.table
     lines = [
         _alter(
-            f.name, [f"existing_type={migration_type(f, diff.after)}", "nullable=False"]
+            f.column_name,
+            [f"existing_type={migration_type(f, diff.after)}", "nullable=False"],
         )
         for f in fields
     ]

@@ -27,8 +27,8 @@ def rename_table_lines(change: TableChange) -> list[str]:
     old, new = change.before.table, change.after.table
     renames = [
         f'ALTER TABLE "{new}" RENAME CONSTRAINT "pk_{old}" TO "pk_{new}"',
-        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key}_seq" '
-        f'RENAME TO "{new}_{change.after.key}_seq"',
+        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key_column}_seq" '
+        f'RENAME TO "{new}_{change.after.key_column}_seq"',
     ]
     body = "".join(f"\n{INDENT * 2}op.execute({literal(sql)})" for sql in renames)
     return [
@@ -50,7 +50,7 @@ def moved_value_lines(change: TableChange, *, widening: bool) -> list[str]:
             continue
         field = after if widening else before
         for old, new in moved_values(before, after):
-            name = literal(field.name)
+            name = literal(field.column_name)
             chain = [
                 "table.update()",
                 f".where(table.c[{name}] == {literal(old)})",
@@ -67,7 +67,7 @@ def table_of(table: str, field: ir.Field) -> str:
             literal(table),
             call(
                 "sa.column",
-                [literal(field.name), migration_type(field, None)],
+                [literal(field.column_name), migration_type(field, None)],
                 indent=1,
             ),
         ],
