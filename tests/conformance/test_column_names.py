@@ -15,6 +15,7 @@ import io
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -22,7 +23,17 @@ from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforg
 
 from generator.manifest.load import load_manifest
 
-from .support import PASSWORD, Api, Database, Deployment, crud, new_marker
+from .support import (
+    HTML,
+    PASSWORD,
+    Api,
+    Database,
+    Deployment,
+    crud,
+    new_marker,
+    page,
+    page_token,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -285,3 +296,38 @@ def test_csv_export_and_import_use_field_names(served: list[Served]) -> None:
         assert after["id"] > kept
         exports.append([row[1:] for row in rows])
     assert exports[0] == exports[1]
+
+
+def test_pages_list_show_and_save_through_the_mapped_columns(
+    served: list[Served],
+) -> None:
+    marker = new_marker()
+    for each in served:
+        api = each.api
+        artist = _created(api, ARTIST, name=f"{marker} Bird")
+        track = _created(
+            api, TRACK, title=f"{marker} Ornithology", code=f"{marker[:8]}-p",
+            price="6.10", artist=artist["id"],
+        )  # fmt: skip
+        listed = api.get(
+            page(TRACK, "index-page"), params={"search": marker}, headers=HTML
+        )
+        assert listed.status_code == 200, listed.text[:2000]
+        assert f"{marker} Ornithology" in listed.text
+        assert f"{marker} Bird" in listed.text  # the relation named by its record
+        detail = api.get(page(TRACK, "detail-page", track["id"]), headers=HTML)
+        assert detail.status_code == 200 and "6.10" in detail.text
+
+        token = page_token(api.client, page(TRACK, "form-page"))
+        assert 'name="title"' in api.get(page(TRACK, "form-page"), headers=HTML).text
+        form = {"_token": token, "title": f"{marker} Donna Lee",
+                "code": f"{marker[:8]}-f", "price": "7.20",
+                "artist": str(artist["id"]), "composer": ""}  # fmt: skip
+        saved = api.post(crud(TRACK), data=form, headers=HTML)
+        assert saved.status_code in (302, 303), saved.text[:2000]
+        rows = each.database.execute(
+            'SELECT "UnitPrice", composer FROM "Track" '
+            f"WHERE \"Name\" = '{marker} Donna Lee'"
+        )
+        # SQLite keeps a NUMERIC as a number: compared as decimals.
+        assert [(Decimal(str(p)), c) for p, c in rows] == [(Decimal("7.20"), None)]
