@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -331,3 +332,62 @@ def test_pages_list_show_and_save_through_the_mapped_columns(
         )
         # SQLite keeps a NUMERIC as a number: compared as decimals.
         assert [(Decimal(str(p)), c) for p, c in rows] == [(Decimal("7.20"), None)]
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+
+
+def test_chromium_creates_and_edits_a_record_of_mapped_columns(
+    served: list[Served],
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    marker = new_marker()
+    for each in served:
+        artist = _created(each.api, ARTIST, name=f"{marker} Parker")
+        with sync_api.sync_playwright() as playwright:
+            problems = _create_and_edit(playwright, each, artist["id"], marker)
+        assert problems == []
+        rows = each.database.execute(
+            'SELECT "Name", "UnitPrice" FROM "Track" '
+            f"WHERE \"TrackCode\" = '{marker[:8]}-b'"
+        )
+        assert [(n, Decimal(str(p))) for n, p in rows] == [
+            (f"{marker} Relaxin", Decimal("8.40"))
+        ]
+
+
+def _create_and_edit(
+    playwright: Any, each: Served, artist: int, marker: str
+) -> list[str]:
+    """In Chromium: log in, create a track through its form, edit it from the index
+    page; returns the page errors seen."""
+    problems: list[str] = []
+    browser = playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+    )
+    tab = browser.new_context(base_url=each.api.deployment.base_url).new_page()
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto("/admin/login")
+    tab.fill("#username", ADMIN)
+    tab.fill("#password", PASSWORD)
+    tab.click("button[type=submit]")
+    tracks = f"/admin/resource/{TRACK.uri}"
+    tab.goto(f"{tracks}/form-page")
+    tab.fill("#field-title", f"{marker} Confirmation")
+    tab.fill("#field-code", f"{marker[:8]}-b")
+    tab.fill("#field-price", "8.40")
+    tab.select_option("#field-artist", str(artist))
+    tab.click("button:has-text('Save')")
+    assert tab.locator(".flash-success").inner_text() == "Saved."
+    tab.goto(f"{tracks}/index-page?search={marker}")
+    row = tab.locator("tr", has_text=f"{marker} Confirmation")
+    assert f"{marker} Parker" in row.inner_text()
+    row.locator("text=Edit").click()
+    tab.fill("#field-title", f"{marker} Relaxin")
+    tab.click("button:has-text('Save')")
+    assert tab.locator(".flash-success").inner_text() == "Saved."
+    browser.close()
+    return problems
