@@ -61,12 +61,12 @@ def kept_column(change: TableChange, old: ir.Field, new: ir.Field) -> Iterator[C
     resource = change.after
     column = f"{resource.table}.{new.column_name}"
     where = manifest_path(resource, "fields", new.name)
-    if old.is_key:
-        return
     if old.column_name != new.column_name:
         text = f"rename column {resource.table}.{old.column_name} to {new.column_name}"
         mapped = old.name == new.name  # only ``column:`` changed
         yield Change(SAFE, text, where + ".column" if mapped else where)
+    if old.is_key:
+        return
     yield from _type_change(change, old, new, column, where)
     yield from _enum_change(change, old, new, column, where)
     if old.column_nullable and not new.column_nullable:

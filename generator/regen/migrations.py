@@ -184,11 +184,7 @@ def _check_supported(
                 f"resources.{resource.name}: the key changed "
                 f"('{old_key.name}' → '{new_key.name}')"
             )
-        elif old_key.column_name != new_key.column_name:
-            problems.append(
-                f"resources.{resource.name}.fields.{new_key.name}.column: the key's "
-                f"column changed ('{old_key.column_name}' → '{new_key.column_name}')"
-            )
+
     if problems:
         raise OutputError(
             "the manifest changes what a migration cannot change with the data kept:\n"

@@ -4,8 +4,9 @@ column with its rows kept, and a ``column:`` equal to the field's name changes n
 A project whose tables and columns have PascalCase names (keys, a unique string, a
 decimal, a relation in a unique group) holds rows; its ``column:`` mappings then
 change, on SQLite (Alembic's batch mode rebuilds the table; Django remakes it) and on
-PostgreSQL (``ALTER TABLE … RENAME COLUMN``). The rows are read back from the new
-columns, the unique rules still hold, and the served API answers them by field name.
+PostgreSQL (``ALTER TABLE … RENAME COLUMN``), then the key's column of the related
+table is renamed too. The rows are read back from the new columns, the unique rules
+and the foreign key still hold, and the served API answers them by field name.
 """
 
 from __future__ import annotations
@@ -159,6 +160,27 @@ def test_a_changed_column_mapping_renames_the_column_and_keeps_the_rows(
             database_url,
             'INSERT INTO "Track" ("TrackName", "Code", "Artist_Id") '
             "VALUES ('Y', 'T-other', 99)",
+        )
+
+    # The key's column renamed: the relation's foreign key follows it.
+    out = panel.applied(
+        changed(
+            panel.manifest,
+            ("column: ArtistId}\n      name", "column: Key}\n      name"),
+        )
+    )
+    assert "[safe] rename column Artist.ArtistId to Key" in out, out
+    artists = query(database_url, 'SELECT "Key", "Name" FROM "Artist" ORDER BY "Key"')
+    assert artists == [(1, "Miles"), (2, "Monk")]
+    if database_url.startswith("sqlite"):
+        keys = query(database_url, 'PRAGMA foreign_key_list("Track")')
+        assert [(k[2], k[3], k[4]) for k in keys] == [("Artist", "Artist_Id", "Key")]
+        assert query(database_url, "PRAGMA foreign_key_check") == []
+    else:
+        assert _refused(
+            database_url,
+            'INSERT INTO "Track" ("TrackName", "Code", "Artist_Id") '
+            "VALUES ('Z', 'T-z', 99)",
         )
 
     _check_served(panel, tmp_path)

@@ -3,9 +3,6 @@ change plan of a changed mapping."""
 
 from __future__ import annotations
 
-import pytest
-
-from generator.errors import OutputError
 from generator.manifest.load import parse_manifest
 from generator.model import irdata
 from generator.regen.change_plan import plan_changes
@@ -144,10 +141,14 @@ def test_data_checks_name_the_columns() -> None:
     assert (check.table, check.column, check.key) == ("Track", "ArtistId", "id")
 
 
-def test_a_changed_key_column_is_refused() -> None:
+def test_a_changed_key_column_is_renamed_and_its_references_follow() -> None:
     before = project()
     after = project(
         BASE.replace("column: ArtistId}\n      name", "column: Id}\n      name")
     )
-    with pytest.raises(OutputError, match=r"fields.id.column: the key's column"):
-        diff_schema(before, after)
+    diff = diff_schema(before, after)
+    assert plan_changes(diff).lines() == ["[safe] rename column Artist.ArtistId to Id"]
+    upgrade = "\n".join(fastapi_migrations.operation_lines(diff))
+    assert '"ArtistId",\n            new_column_name="Id",' in upgrade
+    assert 'op.f("fk_Track_ArtistId_Artist"),\n            "Artist",\n' in upgrade
+    assert '["ArtistId"],\n            ["Id"],' in upgrade

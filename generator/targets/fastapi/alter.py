@@ -30,8 +30,10 @@ from .constraints import (
 )
 from .data_moves import (
     execute_chain,
+    key_rename_lines,
     moved_value_lines,
     rename_table_lines,
+    sql_name,
     table_of,
 )
 from .db_columns import Column, column, fill_value, pg_type
@@ -40,11 +42,6 @@ from .storage import migration_type, server_default
 # A batch that adds a column the database fills with an expression (``now()``)
 # rebuilds the table on SQLite, whose ADD COLUMN cannot.
 SQLITE_REBUILDS = '"always" if op.get_context().dialect.name == "sqlite" else "auto"'
-
-
-def _sql_name(name: str) -> str:
-    """A column name in PostgreSQL's SQL: quoted unless lower case (``"ArtistId"``)."""
-    return name if name == name.lower() else f'"{name}"'
 
 
 def _index_name(table: str, name: str) -> str:
@@ -199,7 +196,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         if p.before.type != p.after.type or loosen:
             args = [f"existing_type={p.before.full_type}"]
             if p.before.type != p.after.type:
-                using = f"{_sql_name(p.before.name)}::{pg_type(p.after.type)}"
+                using = f"{sql_name(p.before.name)}::{pg_type(p.after.type)}"
                 args += [
                     f"type_={p.after.full_type}",
                     f"postgresql_using={literal(using)}",
@@ -211,6 +208,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
             filled = server_default(p.field) or ["server_default=None"]
             args = [f"existing_type={p.before.full_type}", *filled]
             lines.append(_alter(p.before.name, args))
+    lines += key_rename_lines(change, diff)
     # MySQL renames with CHANGE COLUMN, which restates the whole column.
     lines += [
         _alter(
@@ -324,7 +322,7 @@ def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
         return False
     for name in {f.relation for f in change.after.fields if f.relation}:
         old, new = diff.before.resource(name), diff.after.resource(name)
-        if (old.table, old.key) != (new.table, new.key):
+        if (old.table, old.key_column) != (new.table, new.key_column):
             return False
     return True
 

@@ -1,12 +1,12 @@
 """Statements that move data rather than change columns: a table renamed with its
-key's constraint and sequence, enum values moved (``renamed_values``), one UPDATE
-written the way black writes it."""
+key's constraint and sequence, a key's column renamed, enum values moved
+(``renamed_values``), one UPDATE written the way black writes it."""
 
 from __future__ import annotations
 
 from ...model import ir
 from ...regen.column_changes import moved_values, values_widen
-from ...regen.migrations import TableChange
+from ...regen.migrations import SchemaDiff, TableChange
 from ..pysource import INDENT, LINE_LENGTH, call, literal
 from .storage import migration_type
 
@@ -34,6 +34,28 @@ def rename_table_lines(change: TableChange) -> list[str]:
     return [
         call("op.rename_table", [literal(old), literal(new)], indent=1),
         f'if op.get_bind().dialect.name == "postgresql":{body}',
+    ]
+
+
+def sql_name(name: str) -> str:
+    """A column name in PostgreSQL's SQL: quoted unless lower case (``"ArtistId"``)."""
+    return name if name == name.lower() else f'"{name}"'
+
+
+def key_rename_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """The key's column renamed in the first batch (its ``column:`` changed); the
+    foreign keys that refer to it are dropped and made again by their tables'
+    own changes."""
+    before, after = change.before.key_field, change.after.key_field
+    if before.column_name == after.column_name:
+        return []
+    args = [
+        f"new_column_name={literal(after.column_name)}",
+        f"existing_type={migration_type(after, diff.after)}",
+        "existing_nullable=False",
+    ]
+    return [
+        call("batch_op.alter_column", [literal(before.column_name), *args], indent=2)
     ]
 
 
