@@ -138,6 +138,8 @@ def build_field(
         unique=spec.get("unique", False),
         is_key=is_key,
         default_sql=spec.get("default_sql"),
+        # a column named like the field is the default one: nothing to record
+        column=spec.get("column") if spec.get("column") != name else None,
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .columnchecks import column_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
@@ -49,6 +50,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
         issues += unique_issues(document, name, spec)
+        issues += column_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
@@ -101,7 +103,8 @@ def _derived_names(name: str, options: dict[str, Any]) -> Iterator[tuple[str, st
     named = (("uri", uri), ("table", table), ("module", module), ("model", model))
     for kind, value in named:
         if isinstance(value, str):
-            yield kind, value
+            # SQLite and MySQL compare table names without case, as Django models
+            yield kind, value.lower() if kind == "table" else value
 
 
 def _clash_issue(

@@ -181,7 +181,7 @@ def tag_problem(uri: str) -> Problem | None:
 
 def table_problem(table: str) -> Problem | None:
     """Why ``table`` cannot name a resource's table (the schema checked its shape)."""
-    if _RESERVED_TABLE.fullmatch(table):
+    if _RESERVED_TABLE.fullmatch(table.lower()):  # SQLite and MySQL ignore case
         hint = "tables starting 'panel_', 'django_', 'auth_' or 'sqlite_' are theirs"
         return f"{shown(table)} is {RESERVED_TABLE_WORDS}; please choose another", hint
     if len(table) > MAX_LENGTH:

@@ -88,6 +88,13 @@ class Field:
     # what the database fills in on create when no value is given: "now()" (a
     # date-time), "current_date" (a date), or None
     default_sql: str | None = None
+    # the database column, when it is not named like the field (``column:``)
+    column: str | None = None
+
+    @property
+    def column_name(self) -> str:
+        """The name of the field's database column: ``column:``, else its name."""
+        return self.column or self.name
 
     @property
     def is_decimal(self) -> bool:
@@ -188,6 +195,15 @@ class Resource:
     def key_field(self) -> Field:
         """The field holding the record key."""
         return next(f for f in self.fields if f.is_key)
+
+    @property
+    def key_column(self) -> str:
+        """The database column of the record key."""
+        return self.key_field.column_name
+
+    def column_of(self, name: str) -> str:
+        """The database column of the field called ``name``."""
+        return self.field(name).column_name
 
     def field(self, name: str) -> Field:
         """Return the field called ``name``."""

@@ -98,6 +98,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         for f in fields(field)
         if f.name != "default"
         and (f.name != "default_sql" or field.default_sql)
+        and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
     }
     if field.has_default:

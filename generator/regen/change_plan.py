@@ -135,7 +135,7 @@ def _table_changes(
 
 def _added_column(change: TableChange, added: ir.Field) -> Change:
     resource = change.after
-    text = f"add column {resource.table}.{added.name}"
+    text = f"add column {resource.table}.{added.column_name}"
     where = manifest_path(resource, "fields", added.name)
     if added.default_sql is not None:
         return Change(SAFE, f"{text}, filled in with {added.default_sql}", where)
@@ -143,8 +143,8 @@ def _added_column(change: TableChange, added: ir.Field) -> Change:
         return Change(SAFE, text, where)
     check = DataCheck(
         change.before.table,  # checks run before the migration changes anything
-        added.name,
-        change.before.key,
+        added.column_name,
+        change.before.key_column,
         "missing",
         hint=f"give {where} a default: to fill the existing rows, or make it nullable",
     )
@@ -161,7 +161,7 @@ def _emptied_trash(change: TableChange) -> Change:
     check = DataCheck(
         before.table,
         ir.TRASH_COLUMN.name,
-        before.key,
+        before.key_column,
         "trashed",
         hint=(
             "restore those records or delete them for good first, or keep "
@@ -178,7 +178,7 @@ def _dropped_column(
         return _emptied_trash(change)
     resource = change.after
     name = f"{resource.name}.{dropped.name}"
-    text = f"drop column {change.before.table}.{dropped.name} and its values"
+    text = f"drop column {change.before.table}.{dropped.column_name} and its values"
     twins = [
         f.name
         for f in change.added

@@ -59,14 +59,14 @@ def manifest_path(resource: ir.Resource, *parts: str) -> str:
 
 def kept_column(change: TableChange, old: ir.Field, new: ir.Field) -> Iterator[Change]:
     resource = change.after
-    column = f"{resource.table}.{new.name}"
+    column = f"{resource.table}.{new.column_name}"
     where = manifest_path(resource, "fields", new.name)
+    if old.column_name != new.column_name:
+        text = f"rename column {resource.table}.{old.column_name} to {new.column_name}"
+        mapped = old.name == new.name  # only ``column:`` changed
+        yield Change(SAFE, text, where + ".column" if mapped else where)
     if old.is_key:
         return
-    if old.name != new.name:
-        yield Change(
-            SAFE, f"rename column {resource.table}.{old.name} to {new.name}", where
-        )
     yield from _type_change(change, old, new, column, where)
     yield from _enum_change(change, old, new, column, where)
     if old.column_nullable and not new.column_nullable:
@@ -102,8 +102,10 @@ def unique_group_changes(change: TableChange) -> Iterator[Change]:
             continue
         hint = f"make those rows differ first, or remove the group from {where}"
         kind = "group_duplicates" if kept else "missing"
+        columns = tuple(before.column_of(n) for n in kept)
+        key = before.key_column
         check = DataCheck(
-            before.table, (kept or (before.key,))[0], before.key, kind, kept, hint
+            before.table, (columns or (key,))[0], key, kind, columns, hint
         )
         yield Change(DATA, text, where, (check,))
     for group in before.unique_together:
@@ -117,8 +119,8 @@ def _check(
     change: TableChange, old: ir.Field, kind: str, argument: object, hint: str
 ) -> DataCheck:
     """A check of the column as it is before the migration: old table, old name."""
-    table, key = change.before.table, change.before.key
-    return DataCheck(table, old.name, key, kind, argument, hint)
+    table, key = change.before.table, change.before.key_column
+    return DataCheck(table, old.column_name, key, kind, argument, hint)
 
 
 def _type_change(

@@ -34,8 +34,9 @@ class TableChange:
 
     @property
     def renamed(self) -> tuple[FieldPair, ...]:
-        """The kept fields whose name changed."""
-        return tuple((b, a) for b, a in self.kept if b.name != a.name)
+        """The kept fields whose column's name changed (a field renamed, or its
+        ``column:``)."""
+        return tuple((b, a) for b, a in self.kept if b.column_name != a.column_name)
 
     def unique_groups(self) -> tuple[list[Group], list[Group]]:
         """The unique constraints the change drops and creates, by name and fields:
@@ -183,6 +184,7 @@ def _check_supported(
                 f"resources.{resource.name}: the key changed "
                 f"('{old_key.name}' → '{new_key.name}')"
             )
+
     if problems:
         raise OutputError(
             "the manifest changes what a migration cannot change with the data kept:\n"
@@ -212,9 +214,12 @@ def structural_steps(diff: SchemaDiff) -> list[Step]:
         table = change.after.table
         if change.before.table != table:
             steps.append(Step("rename", change.before.table, None, table))
-        steps += [Step("add", table, f.name) for f in change.added]
-        steps += [Step("rename", table, b.name, a.name) for b, a in change.renamed]
-        steps += [Step("drop", table, f.name) for f in change.dropped]
+        steps += [Step("add", table, f.column_name) for f in change.added]
+        steps += [
+            Step("rename", table, b.column_name, a.column_name)
+            for b, a in change.renamed
+        ]
+        steps += [Step("drop", table, f.column_name) for f in change.dropped]
     steps += [Step("drop", r.table) for r in diff.dropped]
     return steps
 

@@ -57,7 +57,45 @@ RULES = {
     ),
     "missing type": (book({"t": {"label": "T"}}), [("M012", f"{F}.t")]),
     "bad uri": (book(uri="Books"), [("M014", f"{B}.uri")]),
-    "bad table": (book(table="Books"), [("M014", f"{B}.table")]),
+    "bad table": (book(table="my books"), [("M014", f"{B}.table")]),
+    "reserved table in capitals": (book(table="Panel_Users"), [("M023", f"{B}.table")]),
+    "bad column": (
+        book({"t": {"type": "string", "column": "Bad Name"}}),
+        [("M014", f"{F}.t.column")],
+    ),
+    "empty column": (
+        book({"t": {"type": "string", "column": ""}}),
+        [("M014", f"{F}.t.column")],
+    ),
+    "long column": (
+        book({"t": {"type": "string", "column": "C" * 64}}),
+        [("M043", f"{F}.t.column")],
+    ),
+    "system column": (
+        book({"t": {"type": "string", "column": "XMin"}}),
+        [("M043", f"{F}.t.column")],
+    ),
+    "two fields in one column": (
+        book(
+            {
+                "a": {"type": "string", "column": "Name"},
+                "b": {"type": "string", "column": "NAME"},
+            }
+        ),
+        [("M043", f"{F}.b.column")],
+    ),
+    "column of another field's name": (
+        book({"a": {"type": "string", "column": "B"}, "b": {"type": "string"}}),
+        [("M043", f"{F}.b")],
+    ),
+    "column of the implicit key": (
+        book({"t": {"type": "integer", "column": "ID"}}),
+        [("M043", f"{F}.t.column")],
+    ),
+    "column of the trash": (
+        book({"t": {"type": "string", "column": "deleted_at"}}, soft_delete=True),
+        [("M043", f"{F}.t.column")],
+    ),
     "per_page": (book(per_page=500), [("M016", f"{B}.per_page")]),
     "empty title": (book(title=""), [("M017", f"{B}.title")]),
     "empty enum": (

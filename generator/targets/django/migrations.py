@@ -107,11 +107,13 @@ def _change_operations(diff: SchemaDiff) -> tuple[list[str], list[Step]]:
                     if early
                     else ([rename, alter] if renamed else [alter])
                 )
-                altered.append(Step("alter", change.after.table, after.name))
+                altered.append(Step("alter", change.after.table, after.column_name))
             elif renamed:
                 operations.append(rename)
             if values_widen(before, after):  # into the wider column, once it is
-                operations += _moves(change.before.table, after.name, before, after)
+                operations += _moves(
+                    change.before.table, after.column_name, before, after
+                )
         operations += [
             f"migrations.RemoveField(model_name={model}, name={literal(f.name)})"
             for f in change.dropped
@@ -147,7 +149,9 @@ def _first_operations(diff: SchemaDiff) -> list[str]:
     for change in diff.changed:
         for before, after in change.kept:
             if not values_widen(before, after):
-                operations += _moves(change.before.table, before.name, before, after)
+                operations += _moves(
+                    change.before.table, before.column_name, before, after
+                )
     for change in diff.changed:
         old, new = change.before, change.after
         if old.model_name != new.model_name:
@@ -182,7 +186,7 @@ def _table_renames(diff: SchemaDiff) -> list[str]:
             f"migrations.AlterModelTable(name={model}, table={literal(new)})"
         )
         texts = [
-            f.name
+            f.column_name
             for f in change.after.stored_fields
             if f.type == "string" and indexed(f) and not f.relation
         ]

@@ -86,9 +86,10 @@ def field_call(
 ) -> str:
     """``models.XField(...)`` of ``field`` of ``resource``: the same declaration in
     the model and the migration."""
+    column = [f"db_column={literal(field.column)}"] if field.column else []
     if is_integer_key(field):
         args = ["primary_key=True"] + (["serialize=False"] if migration else [])
-        return f"models.BigAutoField({', '.join(args)})"
+        return f"models.BigAutoField({', '.join(args + column)})"
     if field.relation:
         target = project.resource(field.relation)
         to = (
@@ -100,10 +101,14 @@ def field_call(
         if migration:
             args = [f"on_delete={on_delete(field)}", f"to={to}"]
         related = related_names(project)[(resource.name, field.name)]
-        args += [f"db_column={literal(field.name)}", f"related_name={literal(related)}"]
+        args += [
+            f"db_column={literal(field.column_name)}",
+            f"related_name={literal(related)}",
+        ]
         args += _empty_args(field, project)
         return f"models.ForeignKey({', '.join(args)})"
     name, args = _field_class(field)
+    args += column
     if field.is_key:
         args.append("primary_key=True")
         if migration:

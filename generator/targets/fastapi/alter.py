@@ -30,8 +30,10 @@ from .constraints import (
 )
 from .data_moves import (
     execute_chain,
+    key_rename_lines,
     moved_value_lines,
     rename_table_lines,
+    sql_name,
     table_of,
 )
 from .db_columns import Column, column, fill_value, pg_type
@@ -78,7 +80,7 @@ def _table_renamed(change: TableChange) -> bool:
 
 def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
     moved = _table_renamed(change)
-    names = [f.name for f in change.dropped if indexed(f)]
+    names = [f.column_name for f in change.dropped if indexed(f)]
     names += [
         p.before.name
         for p in _pairs(change, diff)
@@ -89,7 +91,7 @@ def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
 
 def _unkeyed_columns(change: TableChange, diff: SchemaDiff) -> set[str]:
     """Columns whose foreign key the first batch drops."""
-    names = {f.name for f in change.dropped if f.relation}
+    names = {f.column_name for f in change.dropped if f.relation}
     names |= {
         p.before.name
         for p in _pairs(change, diff)
@@ -117,7 +119,7 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
 def _created_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     table = change.after.table
     moved = _table_renamed(change)
-    made = [(f.name, f.unique) for f in change.added if indexed(f)]
+    made = [(f.column_name, f.unique) for f in change.added if indexed(f)]
     made += [
         (p.after.name, p.after.unique)
         for p in _pairs(change, diff)
@@ -194,7 +196,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         if p.before.type != p.after.type or loosen:
             args = [f"existing_type={p.before.full_type}"]
             if p.before.type != p.after.type:
-                using = f"{p.before.name}::{pg_type(p.after.type)}"
+                using = f"{sql_name(p.before.name)}::{pg_type(p.after.type)}"
                 args += [
                     f"type_={p.after.full_type}",
                     f"postgresql_using={literal(using)}",
@@ -206,6 +208,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
             filled = server_default(p.field) or ["server_default=None"]
             args = [f"existing_type={p.before.full_type}", *filled]
             lines.append(_alter(p.before.name, args))
+    lines += key_rename_lines(change, diff)
     # MySQL renames with CHANGE COLUMN, which restates the whole column.
     lines += [
         _alter(
@@ -219,7 +222,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
         for p in _pairs(change, diff)
         if p.before.name != p.after.name
     ]
-    lines += [f"batch_op.drop_column({literal(f.name)})" for f in change.dropped]
+    lines += [f"batch_op.drop_column({literal(f.column_name)})" for f in change.dropped]
     lines += [
         call(
             "batch_op.add_column",
@@ -227,7 +230,7 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
                 call(
                     "sa.Column",
                     [
-                        literal(f.name),
+                        literal(f.column_name),
                         migration_type(f, diff.after),
                         "nullable=True",
                         *server_default(f),
@@ -259,7 +262,7 @@ def _fills(change: TableChange, fields: list[ir.Field]) -> list[str]:
         value = fill_value(field)
         if value is None:
             continue  # the migration's data check refuses while NULLs remain
-        name = literal(field.name)
+        name = literal(field.column_name)
         table_call = table_of(change.after.table, field)
         chain = [
             "table.update()",
@@ -276,7 +279,8 @@ def _second_batch(
     table = change.after.table
     lines = [
         _alter(
-            f.name, [f"existing_type={migration_type(f, diff.after)}", "nullable=False"]
+            f.column_name,
+            [f"existing_type={migration_type(f, diff.after)}", "nullable=False"],
         )
         for f in fields
     ]
@@ -318,7 +322,7 @@ def _same_storage(change: TableChange, diff: SchemaDiff) -> bool:
         return False
     for name in {f.relation for f in change.after.fields if f.relation}:
         old, new = diff.before.resource(name), diff.after.resource(name)
-        if (old.table, old.key) != (new.table, new.key):
+        if (old.table, old.key_column) != (new.table, new.key_column):
             return False
     return True
 

@@ -61,7 +61,10 @@ def created_groups(change: TableChange) -> list[str]:
     return [
         call(
             "batch_op.create_unique_constraint",
-            [f"op.f({literal(name)})", literal(list(group))],
+            [
+                f"op.f({literal(name)})",
+                literal([change.after.column_of(n) for n in group]),
+            ],
             indent=2,
         )
         for name, group in created

@@ -1,12 +1,12 @@
 """Statements that move data rather than change columns: a table renamed with its
-key's constraint and sequence, enum values moved (``renamed_values``), one UPDATE
-written the way black writes it."""
+key's constraint and sequence, a key's column renamed, enum values moved
+(``renamed_values``), one UPDATE written the way black writes it."""
 
 from __future__ import annotations
 
 from ...model import ir
 from ...regen.column_changes import moved_values, values_widen
-from ...regen.migrations import TableChange
+from ...regen.migrations import SchemaDiff, TableChange
 from ..pysource import INDENT, LINE_LENGTH, call, literal
 from .storage import migration_type
 
@@ -27,13 +27,35 @@ def rename_table_lines(change: TableChange) -> list[str]:
     old, new = change.before.table, change.after.table
     renames = [
         f'ALTER TABLE "{new}" RENAME CONSTRAINT "pk_{old}" TO "pk_{new}"',
-        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key}_seq" '
-        f'RENAME TO "{new}_{change.after.key}_seq"',
+        f'ALTER SEQUENCE IF EXISTS "{old}_{change.before.key_column}_seq" '
+        f'RENAME TO "{new}_{change.after.key_column}_seq"',
     ]
     body = "".join(f"\n{INDENT * 2}op.execute({literal(sql)})" for sql in renames)
     return [
         call("op.rename_table", [literal(old), literal(new)], indent=1),
         f'if op.get_bind().dialect.name == "postgresql":{body}',
+    ]
+
+
+def sql_name(name: str) -> str:
+    """A column name in PostgreSQL's SQL: quoted unless lower case (``"ArtistId"``)."""
+    return name if name == name.lower() else f'"{name}"'
+
+
+def key_rename_lines(change: TableChange, diff: SchemaDiff) -> list[str]:
+    """The key's column renamed in the first batch (its ``column:`` changed); the
+    foreign keys that refer to it are dropped and made again by their tables'
+    own changes."""
+    before, after = change.before.key_field, change.after.key_field
+    if before.column_name == after.column_name:
+        return []
+    args = [
+        f"new_column_name={literal(after.column_name)}",
+        f"existing_type={migration_type(after, diff.after)}",
+        "existing_nullable=False",
+    ]
+    return [
+        call("batch_op.alter_column", [literal(before.column_name), *args], indent=2)
     ]
 
 
@@ -50,7 +72,7 @@ def moved_value_lines(change: TableChange, *, widening: bool) -> list[str]:
             continue
         field = after if widening else before
         for old, new in moved_values(before, after):
-            name = literal(field.name)
+            name = literal(field.column_name)
             chain = [
                 "table.update()",
                 f".where(table.c[{name}] == {literal(old)})",
@@ -67,7 +89,7 @@ def table_of(table: str, field: ir.Field) -> str:
             literal(table),
             call(
                 "sa.column",
-                [literal(field.name), migration_type(field, None)],
+                [literal(field.column_name), migration_type(field, None)],
                 indent=1,
             ),
         ],

@@ -56,10 +56,10 @@ def column(field: ir.Field, project: ir.Project) -> Column:
     foreign_key = None
     if field.relation:
         target = project.resource(field.relation)
-        foreign_key = (target.table, target.key, on_delete(field))
+        foreign_key = (target.table, target.key_column, on_delete(field))
     full_type = migration_type(field, project)
     return Column(
-        name=field.name,
+        name=field.column_name,
         # Indexing a field changes only its MySQL variant: not a type change.
         type=base_type(full_type),
         full_type=full_type,

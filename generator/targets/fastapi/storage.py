@@ -142,9 +142,14 @@ def column_args(
 ) -> list[str]:
     """The arguments of the model's ``mapped_column(...)`` for a field (``later``: a
     relation closing a cycle, whose foreign key is added after the tables)."""
+    # A column named otherwise keeps the field's name as its key: the panel's
+    # queries find their columns by field name (``table.c[name]``).
+    named = (
+        [literal(field.column), f"key={literal(field.name)}"] if field.column else []
+    )
     if is_integer_key(field):
-        return ["BigKey", "primary_key=True"]
-    args = (
+        return [*named[:1], "BigKey", "primary_key=True", *named[1:]]
+    args = named[:1] + (
         [
             _relation_type(field, project),
             _foreign_key(field, project, later=later),
@@ -162,7 +167,7 @@ def column_args(
         args.append("index=True")
     if field.unique:
         args.append("unique=True")  # with index=True: one unique index
-    return args
+    return args + named[1:]
 
 
 # The last project asked about and its later relations (see column_lines).
@@ -227,7 +232,7 @@ def _constraint_lines(
     lines = [
         call(
             "sa.PrimaryKeyConstraint",
-            [literal(resource.key), f"name=op.f({literal('pk_' + table)})"],
+            [literal(resource.key_column), f"name=op.f({literal('pk_' + table)})"],
             indent=2,
             suffix=",",
         )
@@ -236,10 +241,10 @@ def _constraint_lines(
         if not field.relation or field in later:
             continue
         target = project.resource(field.relation)
-        name = f"fk_{table}_{field.name}_{target.table}"
+        name = f"fk_{table}_{field.column_name}_{target.table}"
         args = [
-            literal([field.name]),
-            literal([f"{target.table}.{target.key}"]),
+            literal([field.column_name]),
+            literal([f"{target.table}.{target.key_column}"]),
             f"name=op.f({literal(name)})",
             f"ondelete={literal(on_delete(field))}",
         ]
@@ -249,12 +254,14 @@ def _constraint_lines(
 
 def unique_constraints(resource: ir.Resource, *, migration: bool) -> list[str]:
     """``sa.UniqueConstraint(...)`` of each unique group (named with ``op.f`` in a
-    migration, as the naming convention would leave it)."""
+    migration, as the naming convention would leave it). A model names its columns
+    by their keys (the fields' names), a migration by their names in the database."""
     lines = []
     for group in resource.unique_together:
         name = literal(naming.unique_name(resource.table, group))
         named = f"name=op.f({name})" if migration else f"name={name}"
-        args = [*(literal(n) for n in group), named]
+        columns = [resource.column_of(n) for n in group] if migration else group
+        args = [*(literal(n) for n in columns), named]
         lines.append(f"sa.UniqueConstraint({', '.join(args)}),")
     return lines
 
@@ -269,7 +276,7 @@ def table_context(
         call(
             "sa.Column",
             [
-                literal(field.name),
+                literal(field.column_name),
                 migration_type(field, project),
                 f"nullable={field.column_nullable}",
                 *server_default(field),
@@ -283,9 +290,9 @@ def table_context(
         call(
             "op.create_index",
             [
-                f"op.f({literal(f'ix_{table}_{field.name}')})",
+                f"op.f({literal(f'ix_{table}_{field.column_name}')})",
                 literal(table),
-                literal([field.name]),
+                literal([field.column_name]),
                 *(["unique=True"] if field.unique else []),
             ],
             indent=1,

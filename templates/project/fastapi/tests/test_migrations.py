@@ -20,7 +20,7 @@ def test_upgrade_creates_every_table_then_downgrade_drops_them(tmp_path: Path) -
         assert tables == set(Base.metadata.tables)
         for table in Base.metadata.sorted_tables:
             columns = {column["name"] for column in inspector.get_columns(table.name)}
-            assert columns == set(table.columns.keys())
+            assert columns == {column.name for column in table.columns}
             indexes = {index["name"] for index in inspector.get_indexes(table.name)}
             assert indexes == {index.name for index in table.indexes}
         downgrade(url)

@@ -96,7 +96,7 @@ class BulkMethods:
         )
         with transaction(engine) as connection:
             keys = connection.execute(keys_query).scalars().all()
-        position = self._names.index(self._key.name)
+        position = self._names.index(self._key.key)
         for start in range(0, len(keys), size):
             chunk = keys[start : start + size]
             with transaction(engine) as connection:
@@ -169,10 +169,11 @@ class BulkMethods:
 
     def _catch_up(self, connection: Connection, rows: Sequence[ImportRow]) -> None:
         """After records kept their keys, PostgreSQL's key sequence moves past them."""
-        name = self._key.name
-        largest = largest_kept_key(rows, name)
+        # The column's key is the field's name, its name the database's.
+        largest = largest_kept_key(rows, self._key.key)
         if largest is not None and connection.dialect.name == "postgresql":
-            statement = sequence_catch_up(self._key.table.name, name, largest)
+            key = self._key
+            statement = sequence_catch_up(key.table.name, key.name, largest)
             connection.exec_driver_sql(statement)
 
     def _import_row(

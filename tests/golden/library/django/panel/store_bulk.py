@@ -37,6 +37,7 @@ class BulkMethods:
     _labels: Mapping[str, str]
     _key: str
     _key_name: str
+    _key_column: str  # the key's column in the database
     _manager: models.Manager[Any]
     _table: str
     _rows: models.QuerySet[Any, dict[str, Any]]
@@ -132,7 +133,8 @@ class BulkMethods:
         largest = largest_kept_key(rows, self._key_name)
         if largest is not None and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute(sequence_catch_up(self._table, self._key, largest))
+                statement = sequence_catch_up(self._table, self._key_column, largest)
+                cursor.execute(statement)
 
     def _import_row(self, key: Any, values: dict[str, Any], actor: Actor) -> list[str]:
         if key is None:

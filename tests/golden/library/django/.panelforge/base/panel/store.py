@@ -134,6 +134,7 @@ class Store(BulkMethods):
         }
         self._orders.update(_orders_by_name(self._relations, self._orders))
         self._table = model._meta.db_table
+        self._key_column = model._meta.get_field(self._key_name).column
         self._integer_key = json_type(resource.key_field) == "integer"
         self._search = tuple(_searchable(resource, columns, n) for n in resource.search)
         self._tags = {

@@ -151,9 +151,11 @@ def sequence_catch_up(table: str, column: str, largest: int) -> str:
     """PostgreSQL: move the key sequence of ``table`` past ``largest``, never back.
 
     Names are the panel's own (identifiers checked by panelforge) and ``largest`` an
-    integer, so the statement needs no parameters (both drivers run it as is).
+    integer, so the statement needs no parameters (both drivers run it as is). The
+    table is quoted: PostgreSQL reads that argument as SQL, folding ``Artist`` to
+    ``artist``; the column is taken as it is.
     """
-    sequence = f"pg_get_serial_sequence('{table}', '{column}')"
+    sequence = f"pg_get_serial_sequence('\"{table}\"', '{column}')"
     return (
         f"SELECT setval({sequence}, {int(largest)}) WHERE {int(largest)} > "
         f"COALESCE(pg_sequence_last_value({sequence}::regclass), 0)"

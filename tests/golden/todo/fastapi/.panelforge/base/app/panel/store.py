@@ -697,9 +697,10 @@ def _orders_by_name(
             continue
         # An alias: a resource may belong to itself (a manager of employees).
         target = relation.target_key.table.alias()
-        key = target.c[relation.target_key.name]
+        # By key: the field's name, whatever the column is called in the database.
+        key = target.c[relation.target_key.key]
         named = [
-            select(target.c[shown.name]).where(key == column).scalar_subquery()
+            select(target.c[shown.key]).where(key == column).scalar_subquery()
             for shown in relation.shown
         ]
         orders[relation.field] = (
