@@ -81,6 +81,7 @@ def project_name(database: str) -> str:
     return name
 
 
-def is_table_name(table: str) -> bool:
-    """Whether ``table`` can be written as ``table:`` as it is (snake_case)."""
-    return bool(re.fullmatch(r"[a-z][a-z0-9_]*", table))
+def is_table_name(name: str) -> bool:
+    """Whether ``name`` can be written as ``table:`` or ``column:`` as it is: a
+    letter, then letters, digits and underscores (PascalCase included)."""
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name))

@@ -144,6 +144,10 @@ def _field(
 ) -> dict[str, Any] | None:
     where = f"{table.name}.{column.name}"
     options = field_type(column, backend)
+    if not is_table_name(column.name):
+        options = Unsupported(
+            "not a name 'column:' accepts (letters, digits and underscores)"
+        )
     if isinstance(options, Unsupported):
         cannot = not column.nullable and column.default is None
         tail = " (NOT NULL without a default: a create will fail)" if cannot else ""
@@ -182,8 +186,8 @@ def _resource_data(resource: Draft, notes: list[str]) -> dict[str, Any]:
         data["table"] = table.name
         if not is_table_name(table.name):
             notes.append(
-                f"{table.name}: not a snake_case table name, which 'table:' does "
-                "not accept yet (M014): rename the table, or map it by hand"
+                f"{table.name}: not a table name 'table:' accepts (letters, digits "
+                "and underscores, M014): rename the table, or map it by hand"
             )
     if resource.key.field is not None:
         data["key"] = resource.key.field

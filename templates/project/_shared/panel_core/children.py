@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .filters import EQUALS, Filter
 from .forms import default_values
 from .labels import record_label
 from .query import ListQuery, QueryError, Sort
@@ -63,7 +64,7 @@ def children_query(child: type[Resource], many: HasMany, key: Any) -> ListQuery:
         page=1,
         per_page=child.per_page,
         sort=(Sort(child_key),),
-        filters=((many.inverse, key),),
+        filters=(Filter(many.inverse, EQUALS, key),),
         key=child_key,
     )
 
