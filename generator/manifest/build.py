@@ -70,6 +70,25 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         display=spec.get("display", ""),
         soft_delete=spec.get("soft_delete", False),
         unique_together=tuple(tuple(group) for group in spec.get("unique", ())),
+        actions=tuple(
+            build_action(action, options) for action, options in _items(spec, "actions")
+        ),
+        bulk_update=tuple(spec.get("bulk_update", ())),
+    )
+
+
+def build_action(name: str, spec: dict[str, Any]) -> ir.Action:
+    """An action; its label defaults to the humanized name."""
+    required = set(spec.get("required", ()))
+    return ir.Action(
+        name=name,
+        label=spec.get("label", naming.humanize(name)),
+        bulk=spec.get("bulk", True),
+        confirm=spec.get("confirm", ""),
+        fields=tuple(
+            build_field(field, options, required=field in required, is_key=False)
+            for field, options in spec.get("fields", {}).items()
+        ),
     )
 
 

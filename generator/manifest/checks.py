@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .actionchecks import action_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
@@ -47,6 +48,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += display_issues(document, name, spec)
         issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
+        issues += action_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)

@@ -21,11 +21,11 @@ from typing import Any
 
 from ..errors import SpecError
 from ..model import ir
-from ..model.kernel_fields import kernel_fields
+from ..model.kernel_fields import kernel_field, kernel_fields
 from ..paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
-_MODULES = ("fields", "labels", "resource", "openapi", "oag")
+_MODULES = ("fields", "labels", "resource", "record_actions", "openapi", "oag")
 
 
 @contextmanager
@@ -76,6 +76,19 @@ def _field(fields: ModuleType, kernel_field: Any) -> Any:
     )
 
 
+def _action(kernel: Any, action: ir.Action, project: ir.Project) -> Any:
+    fields = tuple(
+        _field(kernel.fields, kernel_field(f, project)) for f in action.fields
+    )
+    return kernel.record_actions.Action(
+        action.name,
+        label=action.label,
+        bulk=action.bulk,
+        confirm=action.confirm,
+        fields=fields,
+    )
+
+
 def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
     """The kernel ``Resource`` subclass the emitted ``app/resources/*.py`` declares."""
     kernel = load_kernel()
@@ -113,6 +126,12 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         body["soft_delete"] = True
     if resource.unique_together:
         body["unique_together"] = resource.unique_together
+    if resource.actions:
+        body["actions"] = tuple(
+            _action(kernel, action, project) for action in resource.actions
+        )
+    if resource.bulk_update:
+        body["bulk_update"] = resource.bulk_update
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from .. import paths
-from ..model import ir
-from ..model.kernel_fields import kernel_fields
+from ..model import ir, naming
+from ..model.kernel_fields import KernelField, kernel_field, kernel_fields
 from ..model.samples import (
     creation_order,
     distinct_samples,
@@ -65,11 +65,7 @@ def header_lines(
 
 def fields_block(resource: ir.Resource, project: ir.Project) -> str:
     """``fields = (...)``: the kernel declarations, laid out as black would."""
-    items = []
-    for kernel_field in kernel_fields(resource, project):
-        args = [literal(value) for value in kernel_field.positional()]
-        args += [f"{key}={literal(value)}" for key, value in kernel_field.kwargs]
-        items.append(call(kernel_field.class_name, args, indent=2, suffix=","))
+    items = [_field_call(kernel, 2) for kernel in kernel_fields(resource, project)]
     return tuple_assignment("fields", items, indent=1)
 
 
@@ -82,11 +78,57 @@ def from_import(module: str, names: list[str]) -> str:
 
 
 def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
-    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it."""
-    names = sorted({k.class_name for k in kernel_fields(resource, project)})
+    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it (and
+    the ``Action`` import of a resource with actions)."""
+    declared = [*kernel_fields(resource, project), *_action_fields(resource, project)]
+    names = sorted({k.class_name for k in declared})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]
-    return from_import(f"{KERNEL}.fields", ordered)
+    line = from_import(f"{KERNEL}.fields", ordered)
+    if resource.actions:
+        line += f"\nfrom {KERNEL}.record_actions import Action"
+    return line
+
+
+def _action_fields(resource: ir.Resource, project: ir.Project) -> list[KernelField]:
+    return [
+        kernel_field(field, project)
+        for action in resource.actions
+        for field in action.fields
+    ]
+
+
+def _field_call(kernel: KernelField, indent: int) -> str:
+    args = [literal(value) for value in kernel.positional()]
+    args += [f"{key}={literal(value)}" for key, value in kernel.kwargs]
+    return call(kernel.class_name, args, indent=indent, suffix=",")
+
+
+def _fields_argument(fields: list[str]) -> str:
+    """``fields=(...)`` as an argument of ``Action(...)``, laid out as black would:
+    a single field on one line when it fits (its comma is no "magic" comma)."""
+    single = f"fields=({fields[0].removesuffix(',')},),"
+    if len(fields) == 1 and "\n" not in single and len(single) + 12 <= LINE_LENGTH:
+        return single.removesuffix(",")
+    return exploded("fields=(", fields, ")", indent=3)
+
+
+def actions_block(resource: ir.Resource, project: ir.Project) -> str:
+    """``actions = (Action(...), ...)``: each action, its input fields declared."""
+    items = []
+    for action in resource.actions:
+        args = [literal(action.name)]
+        if action.label != naming.humanize(action.name):
+            args.append(f"label={literal(action.label)}")
+        if not action.bulk:
+            args.append("bulk=False")
+        if action.confirm:
+            args.append(f"confirm={literal(action.confirm)}")
+        if action.fields:
+            fields = [_field_call(kernel_field(f, project), 4) for f in action.fields]
+            args.append(_fields_argument(fields))
+        items.append(call("Action", args, indent=2, suffix=","))
+    return tuple_assignment("actions", items, indent=1)
 
 
 def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
@@ -96,9 +138,10 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
     return tuple_assignment(name, [literal(v) for v in values], indent=1)
 
 
-def declaration_lines(resource: ir.Resource) -> list[str]:
+def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display, soft_delete, unique_together), when declared."""
+    readonly_fields, display, soft_delete, unique_together, actions, bulk_update),
+    when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -127,6 +170,16 @@ def declaration_lines(resource: ir.Resource) -> list[str]:
         lines.append(
             laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
         )
+    return lines + action_lines(resource, project)
+
+
+def action_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
+    """``actions`` and ``bulk_update``, when declared."""
+    lines = []
+    if resource.actions:
+        lines.append(actions_block(resource, project))
+    if resource.bulk_update:
+        lines.append(_tuple_line("bulk_update", resource.bulk_update))
     return lines
 
 
@@ -291,7 +344,7 @@ def declaration_context(resource: ir.Resource, project: ir.Project) -> dict[str,
         "name": literal(resource.name),
         "title": literal(resource.title),
         "fields": fields_block(resource, project),
-        "attributes": declaration_lines(resource),
+        "attributes": declaration_lines(resource, project),
         "per_page": resource.per_page,
         "default_sort": literal(resource.default_sort),
     }

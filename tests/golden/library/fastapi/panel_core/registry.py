@@ -18,6 +18,7 @@ from .errors import InvalidInput, NotFound
 from .inputs import Inputs
 from .lifecycle import Actor, Awaiter, Lifecycle
 from .query import ListQuery, QueryError, parse_key, parse_list_query
+from .record_actions import ActionSet
 from .resource import DeclarationError, Resource
 from .urls import crud_url
 
@@ -43,6 +44,7 @@ class PanelResource(Generic[StoreT]):
     max_per_page: int
     crud_url: str
     lifecycle: Lifecycle
+    actions: ActionSet
 
     @property
     def uri(self) -> str:
@@ -154,6 +156,7 @@ def _panel_resource(
         max_per_page=min(cls.max_per_page, max_per_page),
         crud_url=crud_url(cls.uri),
         lifecycle=Lifecycle(resource),
+        actions=ActionSet(resource, trim_strings=trim_strings),
     )
     try:
         panel.list_query(())

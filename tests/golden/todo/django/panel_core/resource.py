@@ -15,6 +15,7 @@ from .fields import Field
 from .hooks import ResourceHooks
 from .labels import DisplayError, Part, default_display, display_fields, parse_display
 from .navigation import Navigation
+from .record_actions import Action, bulk_update_action
 
 
 class DeclarationError(TypeError):
@@ -59,6 +60,10 @@ class Resource(ResourceHooks, Navigation):
     soft_delete: ClassVar[bool] = False
     # Groups of fields no two records share the values of (``panel_core.unique``).
     unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # What users may do to the records they select (``panel_core.record_actions``),
+    # and the fields a built-in ``set_<field>`` action sets on them.
+    actions: ClassVar[tuple[Action, ...]] = ()
+    bulk_update: ClassVar[tuple[str, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -74,6 +79,7 @@ class Resource(ResourceHooks, Navigation):
     detail_field_list: ClassVar[tuple[Field, ...]]
     display_parts: ClassVar[tuple[Part, ...]]
     display_fields: ClassVar[tuple[str, ...]]
+    all_actions: ClassVar[tuple[Action, ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -118,6 +124,20 @@ def _derive(cls: type[Resource]) -> None:
         cls.default_sort = "-" + cls.key_field.name
     _check_lookups(cls, where)
     _derive_display(cls, where)
+    _derive_actions(cls, where)
+
+
+def _derive_actions(cls: type[Resource], where: str) -> None:
+    """The declared actions, then one ``set_<field>`` per ``bulk_update`` field."""
+    updates = []
+    for name in cls.bulk_update:
+        field = cls.field_map.get(name)
+        if field is None or not field.writable:
+            raise DeclarationError(
+                f"{where}.bulk_update: {name!r} is not a writable field"
+            )
+        updates.append(bulk_update_action(field))
+    cls.all_actions = (*cls.actions, *updates)
 
 
 def _derive_display(cls: type[Resource], where: str) -> None:
