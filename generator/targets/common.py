@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from .. import paths
-from ..model import ir, naming
-from ..model.kernel_fields import KernelField, kernel_field, kernel_fields
+from ..model import ir
+from ..model.kernel_fields import kernel_fields
 from ..model.samples import (
     creation_order,
     distinct_samples,
@@ -22,6 +22,7 @@ from ..model.samples import (
 )
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
+from .action_source import action_fields, action_lines, field_call
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -65,7 +66,7 @@ def header_lines(
 
 def fields_block(resource: ir.Resource, project: ir.Project) -> str:
     """``fields = (...)``: the kernel declarations, laid out as black would."""
-    items = [_field_call(kernel, 2) for kernel in kernel_fields(resource, project)]
+    items = [field_call(kernel, 2) for kernel in kernel_fields(resource, project)]
     return tuple_assignment("fields", items, indent=1)
 
 
@@ -80,7 +81,7 @@ def from_import(module: str, names: list[str]) -> str:
 def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
     """The ``from panel_core.fields import ...`` line, sorted as isort sorts it (and
     the ``Action`` import of a resource with actions)."""
-    declared = [*kernel_fields(resource, project), *_action_fields(resource, project)]
+    declared = [*kernel_fields(resource, project), *action_fields(resource, project)]
     names = sorted({k.class_name for k in declared})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]
@@ -88,47 +89,6 @@ def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
     if resource.actions:
         line += f"\nfrom {KERNEL}.record_actions import Action"
     return line
-
-
-def _action_fields(resource: ir.Resource, project: ir.Project) -> list[KernelField]:
-    return [
-        kernel_field(field, project)
-        for action in resource.actions
-        for field in action.fields
-    ]
-
-
-def _field_call(kernel: KernelField, indent: int) -> str:
-    args = [literal(value) for value in kernel.positional()]
-    args += [f"{key}={literal(value)}" for key, value in kernel.kwargs]
-    return call(kernel.class_name, args, indent=indent, suffix=",")
-
-
-def _fields_argument(fields: list[str]) -> str:
-    """``fields=(...)`` as an argument of ``Action(...)``, laid out as black would:
-    a single field on one line when it fits (its comma is no "magic" comma)."""
-    single = f"fields=({fields[0].removesuffix(',')},),"
-    if len(fields) == 1 and "\n" not in single and len(single) + 12 <= LINE_LENGTH:
-        return single.removesuffix(",")
-    return exploded("fields=(", fields, ")", indent=3)
-
-
-def actions_block(resource: ir.Resource, project: ir.Project) -> str:
-    """``actions = (Action(...), ...)``: each action, its input fields declared."""
-    items = []
-    for action in resource.actions:
-        args = [literal(action.name)]
-        if action.label != naming.humanize(action.name):
-            args.append(f"label={literal(action.label)}")
-        if not action.bulk:
-            args.append("bulk=False")
-        if action.confirm:
-            args.append(f"confirm={literal(action.confirm)}")
-        if action.fields:
-            fields = [_field_call(kernel_field(f, project), 4) for f in action.fields]
-            args.append(_fields_argument(fields))
-        items.append(call("Action", args, indent=2, suffix=","))
-    return tuple_assignment("actions", items, indent=1)
 
 
 def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
@@ -171,16 +131,6 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
             laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
         )
     return lines + action_lines(resource, project)
-
-
-def action_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
-    """``actions`` and ``bulk_update``, when declared."""
-    lines = []
-    if resource.actions:
-        lines.append(actions_block(resource, project))
-    if resource.bulk_update:
-        lines.append(_tuple_line("bulk_update", resource.bulk_update))
-    return lines
 
 
 def hooks_context(resource: ir.Resource) -> dict[str, Any]:

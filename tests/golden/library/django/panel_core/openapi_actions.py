@@ -62,6 +62,8 @@ def _selection(ctx: ResourceContext) -> list[Doc]:
 def _operation(ctx: ResourceContext, action: Action) -> Doc:
     form = input_class(ctx.resource, action)
     schema = schemas.write_schema(form, v30=ctx.v30, create=True)
+    if action.sets:  # the field to set is always given, even as null
+        schema["required"] = [action.sets]
     body = {
         "required": bool(schema.get("required")),
         "description": f"The input of {action.label}."
