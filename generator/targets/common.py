@@ -143,6 +143,9 @@ def hooks_context(resource: ir.Resource) -> dict[str, Any]:
         "class_name": resource.class_name,
         "methods": list(resource.methods),
         "uri": resource.uri,
+        "actions": [
+            {"name": action.name, "label": action.label} for action in resource.actions
+        ],
     }
 
 
