@@ -285,6 +285,7 @@ def test_the_action_page_works_without_javascript(shop: Shop) -> None:
         assert target is not None
         action = target.group(1).replace("&amp;", "&")
         # Invalid input: 422, the page again with the message beside the field.
+        assert '<input type="hidden" name="_confirmed" value="1">' in asked.text
         form = {"_token": token, "_confirmed": "1", "reason": ""}
         invalid = browser.post(action, data=form, headers=HTML)
         assert invalid.status_code == 422

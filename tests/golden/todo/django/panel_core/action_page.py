@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .forms import form_widgets
-from .record_actions import Action, Selection, action_url
+from .record_actions import CONFIRMED_FIELD, Action, Selection, action_url
 from .registry import PanelResource
 from .urls import page_url
 
@@ -50,4 +50,5 @@ def action_context(
         ],
         "errors": bool(errors),
         "cancel_url": index,
+        "confirmed_field": CONFIRMED_FIELD,
     }
