@@ -4,7 +4,8 @@ One project per framework is generated from ``actions/shop.yaml`` (a bulk action
 a required field and a confirmation, a row action, one whose function raises, one
 without a function, ``bulk_update: [status]``, a role granted one action and one
 granted none); the hook files beside it are copied into ``app/hooks/``, as a user
-would write them. Servers run on SQLite, in session mode (CSRF applies).
+would write them. Servers run on SQLite and PostgreSQL, in session mode (CSRF
+applies).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FRAMEWORKS, SERVERS, run_panelforge
+from conftest import FRAMEWORKS, SERVERS, postgres_database, run_panelforge
 
 from generator.manifest.load import load_manifest
 from generator.spec.validate import spec_problems
@@ -53,8 +55,9 @@ class Shop:
         return api
 
 
-def serve(framework: str, folder: Path) -> Any:
-    """A served shop project of ``framework`` on SQLite, its users made."""
+def serve(framework: str, folder: Path, database_url: str | None = None) -> Any:
+    """A served shop project of ``framework`` (on SQLite unless given a database),
+    its users made."""
     project = folder / "project"
     result = run_panelforge(
         "generate",
@@ -68,7 +71,8 @@ def serve(framework: str, folder: Path) -> Any:
     assert result.returncode == 0, result.stderr
     for hook in (HERE / framework).glob("*.py"):
         shutil.copyfile(hook, project / "app" / "hooks" / hook.name)
-    server = SERVERS[framework](project, f"sqlite:///{folder / 'shop.db'}")
+    url = database_url or f"sqlite:///{folder / 'shop.db'}"
+    server = SERVERS[framework](project, url)
     server.migrate()
     server.create_user(ADMIN, PASSWORD)
     for email, role in USERS.items():
@@ -79,16 +83,23 @@ def serve(framework: str, folder: Path) -> Any:
     return server
 
 
-@pytest.fixture(scope="module", params=FRAMEWORKS)
+@pytest.fixture(
+    scope="module",
+    params=[(f, d) for f in FRAMEWORKS for d in ("sqlite", "postgresql")],
+    ids=lambda p: "-".join(p),
+)
 def shop(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Shop]:
-    framework: str = request.param
-    server = serve(framework, tmp_path_factory.mktemp(f"shop-{framework}"))
-    try:
-        yield Shop(Deployment(framework, "shop", "sqlite", MANIFEST, server))
-    finally:
-        server.stop()
+    framework, database = request.param
+    folder = tmp_path_factory.mktemp(f"shop-{framework}-{database}")
+    with ExitStack() as stack:
+        url = None
+        if database == "postgresql":
+            url = stack.enter_context(postgres_database())
+        server = serve(framework, folder, url)
+        stack.callback(server.stop)
+        yield Shop(Deployment(framework, "shop", database, MANIFEST, server))
 
 
 def orders(api: Api, *customers: str) -> list[Any]:
