@@ -4,8 +4,8 @@ One project per framework is generated from ``actions/shop.yaml`` (a bulk action
 a required field and a confirmation, a row action, one whose function raises, one
 without a function, ``bulk_update: [status]``, a role granted one action and one
 granted none); the hook files beside it are copied into ``app/hooks/``, as a user
-would write them. Servers run on SQLite and PostgreSQL, in session mode (CSRF
-applies).
+would write them. Servers run on SQLite, PostgreSQL and MariaDB, in session mode
+(CSRF applies).
 """
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FRAMEWORKS, SERVERS, postgres_database, run_panelforge
+from conftest import (
+    FRAMEWORKS,
+    SERVERS,
+    mariadb_database,
+    postgres_database,
+    run_panelforge,
+)
 
 from generator.manifest.load import load_manifest
 from generator.spec.validate import spec_problems
@@ -85,7 +91,7 @@ def serve(framework: str, folder: Path, database_url: str | None = None) -> Any:
 
 @pytest.fixture(
     scope="module",
-    params=[(f, d) for f in FRAMEWORKS for d in ("sqlite", "postgresql")],
+    params=[(f, d) for f in FRAMEWORKS for d in ("sqlite", "postgresql", "mariadb")],
     ids=lambda p: "-".join(p),
 )
 def shop(
@@ -97,6 +103,8 @@ def shop(
         url = None
         if database == "postgresql":
             url = stack.enter_context(postgres_database())
+        elif database == "mariadb":
+            url = stack.enter_context(mariadb_database())
         server = serve(framework, folder, url)
         stack.callback(server.stop)
         yield Shop(Deployment(framework, "shop", database, MANIFEST, server))
