@@ -53,7 +53,11 @@ def test_actions_are_read_with_their_defaults() -> None:
     assert (archive.name, archive.label, archive.bulk) == ("archive", "Archive", True)
     assert archive.confirm == "Archive the selected?"
     assert [(f.name, f.max_length) for f in archive.fields] == [("reason", 200)]
-    assert (mark_paid.label, mark_paid.bulk, mark_paid.fields) == ("Mark paid", False, ())
+    assert (mark_paid.label, mark_paid.bulk, mark_paid.fields) == (
+        "Mark paid",
+        False,
+        (),
+    )
 
 
 def test_actions_survive_the_state_file() -> None:
