@@ -256,6 +256,21 @@ def test_abilities_decide_who_may_run_each_action(shop: Shop) -> None:
         assert record(clerk, first)["status"] == "new"
 
 
+def test_a_record_rule_refuses_the_whole_action(shop: Shop) -> None:
+    with shop.api() as api:
+        keys = orders(api, "Rule 1", "Rule 2")
+        api.post(
+            f"{ACTIONS}/set_status", params=ids(keys[1:]), json={"status": "shipped"}
+        )
+        url = f"{ACTIONS}/archive"
+        refused = api.post(url, params=ids(keys), json={"reason": "rule"})
+        assert refused.status_code == 403
+        assert refused.json() == UNAUTHORIZED
+        assert [record(api, k)["archived"] for k in keys] == [False, False]
+        allowed = api.post(url, params=ids(keys[:1]), json={"reason": "rule"})
+        assert allowed.status_code == 200, allowed.text
+
+
 def test_a_session_client_must_send_the_csrf_token(shop: Shop) -> None:
     with shop.api() as api:
         (key,) = orders(api, "Csrf")

@@ -16,6 +16,16 @@ def _set(records: list[dict[str, Any]], **values: Any) -> None:
 
 
 class OrderResource(Generated):
+    def can(self, ability: str, user: Any, record: Any = None) -> bool:
+        # A record rule: shipped orders are never archived.
+        if (
+            ability == "archive"
+            and record is not None
+            and record["status"] == "shipped"
+        ):
+            return False
+        return bool(super().can(ability, user, record))
+
     def archive(
         self, records: list[dict[str, Any]], data: dict[str, Any], user: Any
     ) -> str:

@@ -69,6 +69,8 @@ class ActionMethods:
             with transaction.atomic():
                 rows = self._selected(self._rows, chosen, actor).order_by(*order)
                 records = [dict(row) for row in rows.select_for_update()]
+                for record in records:  # a user-written ``can`` may refuse one
+                    actor.authorize_record(action.ability, record)
                 if function is None:
                     for record in records:
                         self._import_row(record[self._key_name], dict(data), actor)

@@ -86,6 +86,8 @@ class ActionMethods:
             with transaction(engine, writes=True) as connection, writing(connection):
                 rows = connection.execute(statement).all()
                 records = [dict(zip(self._names, row, strict=True)) for row in rows]
+                for record in records:  # a user-written ``can`` may refuse one
+                    actor.authorize_record(action.ability, record)
                 if function is None:
                     for record in records:
                         key = record[self._key.name]
