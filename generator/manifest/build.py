@@ -76,6 +76,10 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
             for field, options in spec["fields"].items()
             if options["type"] == "array"
         ),
+        actions=tuple(
+            build_action(action, options) for action, options in _items(spec, "actions")
+        ),
+        bulk_update=tuple(spec.get("bulk_update", ())),
     )
 
 
@@ -88,6 +92,21 @@ def build_has_many(name: str, spec: dict[str, Any]) -> ir.HasMany:
         target=spec["items"]["relation"],
         inverse=spec["inverse"],
         description=spec.get("description"),
+    )
+
+
+def build_action(name: str, spec: dict[str, Any]) -> ir.Action:
+    """An action; its label defaults to the humanized name."""
+    required = set(spec.get("required", ()))
+    return ir.Action(
+        name=name,
+        label=spec.get("label", naming.humanize(name)),
+        bulk=spec.get("bulk", True),
+        confirm=spec.get("confirm", ""),
+        fields=tuple(
+            build_field(field, options, required=field in required, is_key=False)
+            for field, options in spec.get("fields", {}).items()
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from ..errors import Issue
 from ..model import naming
 from . import identifiers
 from .columnchecks import column_issues
+from .actionchecks import action_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
@@ -49,6 +50,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += display_issues(document, name, spec)
         issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
+        issues += action_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
     issues += _clash_issues(document, resources)

@@ -23,7 +23,7 @@ _PANEL_NAMES = frozenset(
     (
         "index login authenticate logout handler resource.page page method component"
         " crud.index crud.show crud.store crud.update crud.destroy crud.massDelete"
-        " crud.trash crud.restore crud.forceDelete"
+        " crud.trash crud.restore crud.forceDelete crud.action"
         " oag.docs oag.assets static"
     ).split()
 )

@@ -47,7 +47,9 @@ def _methods(resources: dict[str, Any]) -> dict[str, tuple[str, ...]]:
         listed = options.get("methods")
         items = listed if isinstance(listed, list) else []
         trash = TRASH_ABILITIES if options.get("soft_delete") is True else ()
-        found[name] = (*(m for m in items if isinstance(m, str)), *trash)
+        declared = options.get("actions")
+        actions = tuple(declared) if isinstance(declared, dict) else ()
+        found[name] = (*(m for m in items if isinstance(m, str)), *trash, *actions)
     every = dict.fromkeys(m for names in found.values() for m in names)
     every.update(dict.fromkeys(TRASH_ABILITIES))
     return {ALL_RESOURCES: tuple(every), **found}

@@ -157,6 +157,18 @@ class QueryTag:
 
 
 @dataclass(frozen=True)
+class Action:
+    """Something users do to the records they select (``actions`` of a resource),
+    run by the function of the same name in the resource's hooks module."""
+
+    name: str
+    label: str
+    bulk: bool = True  # offered on the list's selection too, not only per record
+    confirm: str = ""
+    fields: tuple[Field, ...] = ()
+
+
+@dataclass(frozen=True)
 class Resource:
     """A resource: one table, one set of CRUD routes, one group of pages."""
 
@@ -190,6 +202,8 @@ class Resource:
 
     # groups of fields no two records share values of (``unique`` of the resource)
     unique_together: tuple[tuple[str, ...], ...] = ()
+    actions: tuple[Action, ...] = ()
+    bulk_update: tuple[str, ...] = ()  # fields a built-in "set" action sets
 
     @property
     def key_field(self) -> Field:

@@ -66,6 +66,12 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
     del data["has_many"]
     if resource.has_many:  # recorded only when declared
         data["has_many"] = [asdict(h) for h in resource.has_many]
+    # Recorded only when declared, too.
+    del data["actions"]
+    if resource.actions:
+        data["actions"] = [_action_to_data(a) for a in resource.actions]
+    if not resource.bulk_update:
+        del data["bulk_update"]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -89,7 +95,26 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
         tuple(group) for group in data.get("unique_together", ())
     )
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
+    values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
+    values["bulk_update"] = tuple(data.get("bulk_update", ()))
     return ir.Resource(**values)
+
+
+def _action_to_data(action: ir.Action) -> dict[str, Any]:
+    return {
+        "name": action.name,
+        "label": action.label,
+        "bulk": action.bulk,
+        "confirm": action.confirm,
+        "fields": [_field_to_data(f) for f in action.fields],
+    }
+
+
+def _action_from_data(data: dict[str, Any]) -> ir.Action:
+    fields_ = tuple(_field_from_data(f) for f in data["fields"])
+    return ir.Action(
+        data["name"], data["label"], data["bulk"], data["confirm"], fields_
+    )
 
 
 def _field_to_data(field: ir.Field) -> dict[str, Any]:

@@ -21,11 +21,11 @@ from typing import Any
 
 from ..errors import SpecError
 from ..model import ir
-from ..model.kernel_fields import kernel_fields
+from ..model.kernel_fields import kernel_field, kernel_fields
 from ..paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
-_MODULES = ("fields", "labels", "resource", "openapi", "oag")
+_MODULES = ("fields", "labels", "resource", "record_actions", "openapi", "oag")
 
 
 @contextmanager
@@ -73,6 +73,19 @@ def _forget_kernel() -> None:
 def _field(fields: ModuleType, kernel_field: Any) -> Any:
     return getattr(fields, kernel_field.class_name)(
         kernel_field.name, **dict(kernel_field.kwargs)
+    )
+
+
+def _action(kernel: Any, action: ir.Action, project: ir.Project) -> Any:
+    fields = tuple(
+        _field(kernel.fields, kernel_field(f, project)) for f in action.fields
+    )
+    return kernel.record_actions.Action(
+        action.name,
+        label=action.label,
+        bulk=action.bulk,
+        confirm=action.confirm,
+        fields=fields,
     )
 
 
@@ -124,6 +137,12 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
             )
             for many in resource.has_many
         )
+    if resource.actions:
+        body["actions"] = tuple(
+            _action(kernel, action, project) for action in resource.actions
+        )
+    if resource.bulk_update:
+        body["bulk_update"] = resource.bulk_update
     return type(resource.class_name, (kernel.resource.Resource,), body)
 
 

@@ -23,6 +23,7 @@ from ..model.samples import (
 )
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
+from .action_source import action_fields, action_lines, field_call
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -66,11 +67,7 @@ def header_lines(
 
 def fields_block(resource: ir.Resource, project: ir.Project) -> str:
     """``fields = (...)``: the kernel declarations, laid out as black would."""
-    items = []
-    for kernel_field in kernel_fields(resource, project):
-        args = [literal(value) for value in kernel_field.positional()]
-        args += [f"{key}={literal(value)}" for key, value in kernel_field.kwargs]
-        items.append(call(kernel_field.class_name, args, indent=2, suffix=","))
+    items = [field_call(kernel, 2) for kernel in kernel_fields(resource, project)]
     return tuple_assignment("fields", items, indent=1)
 
 
@@ -83,11 +80,16 @@ def from_import(module: str, names: list[str]) -> str:
 
 
 def kernel_imports(resource: ir.Resource, project: ir.Project) -> str:
-    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it."""
-    names = sorted({k.class_name for k in kernel_fields(resource, project)})
+    """The ``from panel_core.fields import ...`` line, sorted as isort sorts it (and
+    the ``Action`` import of a resource with actions)."""
+    declared = [*kernel_fields(resource, project), *action_fields(resource, project)]
+    names = sorted({k.class_name for k in declared})
     constants = [n for n in names if n.isupper()]
     ordered = constants + [n for n in names if n not in constants]
-    return from_import(f"{KERNEL}.fields", ordered)
+    line = from_import(f"{KERNEL}.fields", ordered)
+    if resource.actions:
+        line += f"\nfrom {KERNEL}.record_actions import Action"
+    return line
 
 
 def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
@@ -99,7 +101,8 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
 
 def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display, soft_delete, unique_together), when declared."""
+    readonly_fields, display, soft_delete, unique_together, actions, bulk_update),
+    when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -131,7 +134,7 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     if resource.has_many:
         calls = has_many_calls(resource, project)
         lines.append(tuple_assignment("has_many", calls, indent=1))
-    return lines
+    return lines + action_lines(resource, project)
 
 
 def has_many_calls(resource: ir.Resource, project: ir.Project) -> list[str]:
@@ -169,6 +172,9 @@ def hooks_context(resource: ir.Resource) -> dict[str, Any]:
         "class_name": resource.class_name,
         "methods": list(resource.methods),
         "uri": resource.uri,
+        "actions": [
+            {"name": action.name, "label": action.label} for action in resource.actions
+        ],
     }
 
 

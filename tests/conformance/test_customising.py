@@ -429,6 +429,7 @@ def test_no_route_of_a_resource_skips_can(
         "resourceItem": places["North"],
         "pageUri": "index-page",
         "handlerUri": "export",
+        "actionUri": "archive",
     }
     walked = 0
     with clinic.api("clerk@example.com") as clerk:

@@ -16,8 +16,9 @@ from typing import Any
 import anyio.from_thread
 from fastapi import Request
 
-from panel_core.abilities import PAGE_ABILITIES, required_ability
+from panel_core.abilities import required_ability
 from panel_core.lifecycle import RECORD_ABILITIES, Actor
+from panel_core.record_actions import page_ability_names
 
 from . import hooks
 from .auth import current_user
@@ -68,7 +69,8 @@ async def page_abilities(
 ) -> dict[str, bool]:
     """What a page may offer its user, by ability: hidden buttons for the rest."""
     user = current_user(request)
-    return {name: await allowed(panel, user, name, record) for name in PAGE_ABILITIES}
+    names = page_ability_names(type(panel.resource))
+    return {name: await allowed(panel, user, name, record) for name in names}
 
 
 def actor(request: Request, panel: PanelResource) -> Actor:

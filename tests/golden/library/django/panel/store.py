@@ -58,6 +58,7 @@ from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
 from .prepared import PreparedCount, PreparedQuery
+from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
 from .store_rules import Tables
 
@@ -83,7 +84,7 @@ class Relation:
     shown: tuple[str, ...] = ()
 
 
-class Store(BulkMethods):
+class Store(BulkMethods, ActionMethods):
     """Reads and writes the table of one resource."""
 
     def __init__(

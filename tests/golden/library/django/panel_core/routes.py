@@ -136,6 +136,9 @@ ROUTES: Mapping[str, Route] = {
         Route("crud.update", ("PUT", "PATCH"), (_ITEM,)),
         Route("crud.destroy", ("DELETE",), (_ITEM,)),
         Route("crud.massDelete", ("DELETE",), (_CRUD,)),
+        # A resource's action: its form page (GET), and running it (POST) on the
+        # records ``ids[]`` names, or with ``all=1`` on all matching the filters.
+        Route("crud.action", ("GET", "POST"), (_CRUD + "/actions/{actionUri}",)),
         # The trash of a resource with ``soft_delete``; before ``resource.page``,
         # whose ``{pageUri}`` would take "trash" too.
         Route("crud.trash", ("GET",), (_RESOURCE + "/trash",)),

@@ -18,7 +18,7 @@ from typing import Literal
 Answer = Literal["json", "html"]
 # The API's URLs, wherever the panel is mounted.
 _API_PATH = re.compile(
-    r"/resource/[^/]+/crud(?:/[^/]*(?:/(?:restore|force))?)?/?$"
+    r"/resource/[^/]+/crud(?:/[^/]*(?:/(?:restore|force))?|/actions/[^/]+)?/?$"
     r"|/(?:authenticate|logout)/?$"
 )
 

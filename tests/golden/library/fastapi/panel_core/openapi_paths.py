@@ -511,3 +511,10 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
         },
         **trash,
     }
+
+
+# The parts the actions' paths (``panel_core.openapi_actions``) are built from.
+operation = _operation
+query_parameter = _query
+filter_parameters = _filter_parameters
+list_parameters = _search_parameters

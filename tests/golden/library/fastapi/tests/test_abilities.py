@@ -139,6 +139,7 @@ def _walk(app: FastAPI, key: int) -> list[tuple[str, str, str]]:
         "resourceItem": str(key),
         "pageUri": "index-page",
         "handlerUri": "export",
+        "actionUri": "archive",
     }
     walk = []
     for route in iter_route_contexts(app.routes):

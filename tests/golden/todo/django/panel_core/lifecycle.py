@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from .abilities import DELETE, UPDATE, VIEW
-from .errors import Forbidden
-from .hooks import HOOKS, ResourceHooks
+from .errors import Forbidden, InvalidInput
+from .hooks import HOOKS, NOT_A_FIELD, ResourceHooks
 
 Awaiter = Callable[[Awaitable[Any]], Any]
 # The abilities a user-written ``can`` may answer per record.
@@ -143,6 +143,17 @@ class Actor:
             return list(ids)
         returned = self._hook("before_mass_deleting", list(ids))
         return list(ids) if returned is None else list(returned)
+
+    def run_action(
+        self, function: Any, records: list[dict[str, Any]], data: dict[str, Any]
+    ) -> Any:
+        """Call an action's function; a ``ValueError`` it raises is a 422."""
+        try:
+            return self._run(function(records, data, self.user))
+        except ValueError as exc:
+            raise InvalidInput(
+                {NOT_A_FIELD: [str(exc) or "The action failed."]}
+            ) from exc
 
     def notify(self, name: str, *args: Any) -> None:
         """Run the hook ``name`` (``after_created``, ``before_deleting``…) if defined."""

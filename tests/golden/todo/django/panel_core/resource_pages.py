@@ -19,6 +19,7 @@ from .labels import record_label
 from .pages import FRAGMENT
 from .pagination import PageUrls, page_navigation, paginator
 from .query import ListQuery
+from .record_actions import offered
 from .registry import PanelResource
 from .resource import Resource
 from .routes import url_for
@@ -127,10 +128,19 @@ def index_context(
         per_page=query.per_page,
         urls=PageUrls(page_url(panel.uri, "index-page"), params),
     )
+    shown = rows(resource, items, labels)
+    actions = resource.all_actions
     return {
         **_resource_context(panel, can),
         "columns": columns(resource, params),
-        "rows": rows(resource, items, labels),
+        "rows": shown,
+        "bulk_actions": offered(panel.uri, actions, can, bulk=True),
+        "row_actions": {
+            row.key: offered(panel.uri, actions, can, bulk=False, key=row.key)
+            for row in shown
+        },
+        # The list's own parameters: "all matching" runs an action on what they find.
+        "list_params": [(n, v) for n, v in params if n not in ("page", "per_page")],
         "page": page,
         "page_navigation": page_navigation(page),
         "search": query.search or "",
@@ -231,6 +241,9 @@ def detail_context(
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),
+        "row_actions": offered(
+            panel.uri, resource.all_actions, can, bulk=False, key=key
+        ),
         "version": record_version(record),
         "children": list(children),
     }

@@ -25,6 +25,7 @@ SAMPLE_VALUES = {
     "resourceItem": "5",
     "pageUri": "index-page",
     "handlerUri": "export",
+    "actionUri": "archive",
 }
 PATTERNS = [
     (name, pattern) for name, route in ROUTES.items() for pattern in route.patterns

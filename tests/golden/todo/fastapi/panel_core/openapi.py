@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import openapi_schemas as schemas
+from .openapi_actions import action_paths
 from .openapi_paths import (
     CSRF_HEADER,
     ITEM_PARAMETER,
@@ -254,6 +255,7 @@ def build_openapi(
         tags.append(resource.title)
         schema_groups.append(schemas.resource_schemas(resource, v30=v30, keys=keys))
         path_groups.append(resource_paths(ctx, prefix))
+        path_groups.append(action_paths(ctx, prefix))
     _require_unique(tags, "tag names (resource titles)")
     _require_unique((n for g in schema_groups for n in g), "schema names")
     _require_unique((p for g in path_groups for p in g), "paths (resource URI keys)")

@@ -19,6 +19,7 @@ from .errors import InvalidInput, NotFound
 from .inputs import Inputs
 from .lifecycle import Actor, Awaiter, Lifecycle
 from .query import ListQuery, QueryError, parse_key, parse_list_query
+from .record_actions import ActionSet
 from .resource import DeclarationError, HasMany, Resource
 from .urls import crud_url
 
@@ -44,6 +45,7 @@ class PanelResource(Generic[StoreT]):
     max_per_page: int
     crud_url: str
     lifecycle: Lifecycle
+    actions: ActionSet
 
     @property
     def uri(self) -> str:
@@ -162,6 +164,7 @@ def _panel_resource(
         max_per_page=min(cls.max_per_page, max_per_page),
         crud_url=crud_url(cls.uri),
         lifecycle=Lifecycle(resource),
+        actions=ActionSet(resource, trim_strings=trim_strings),
     )
     try:
         panel.list_query(())

@@ -15,6 +15,7 @@ from .fields import Field, humanize
 from .hooks import ResourceHooks
 from .labels import DisplayError, Part, default_display, display_fields, parse_display
 from .navigation import Navigation
+from .record_actions import Action, bulk_update_action
 
 
 class DeclarationError(TypeError):
@@ -81,6 +82,10 @@ class Resource(ResourceHooks, Navigation):
     unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
     # The records of other resources that belong to each record (``HasMany``).
     has_many: ClassVar[tuple[HasMany, ...]] = ()
+    # What users may do to the records they select (``panel_core.record_actions``),
+    # and the fields a built-in ``set_<field>`` action sets on them.
+    actions: ClassVar[tuple[Action, ...]] = ()
+    bulk_update: ClassVar[tuple[str, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -97,6 +102,7 @@ class Resource(ResourceHooks, Navigation):
     detail_field_list: ClassVar[tuple[Field, ...]]
     display_parts: ClassVar[tuple[Part, ...]]
     display_fields: ClassVar[tuple[str, ...]]
+    all_actions: ClassVar[tuple[Action, ...]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -145,6 +151,20 @@ def _derive(cls: type[Resource]) -> None:
     for many in cls.has_many:
         if many.name in cls.field_map:
             raise DeclarationError(f"{where}: has_many {many.name!r} is a field too")
+    _derive_actions(cls, where)
+
+
+def _derive_actions(cls: type[Resource], where: str) -> None:
+    """The declared actions, then one ``set_<field>`` per ``bulk_update`` field."""
+    updates = []
+    for name in cls.bulk_update:
+        field = cls.field_map.get(name)
+        if field is None or not field.writable:
+            raise DeclarationError(
+                f"{where}.bulk_update: {name!r} is not a writable field"
+            )
+        updates.append(bulk_update_action(field))
+    cls.all_actions = (*cls.actions, *updates)
 
 
 def _derive_display(cls: type[Resource], where: str) -> None:

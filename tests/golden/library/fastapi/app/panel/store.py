@@ -74,6 +74,7 @@ from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
 from .hooks import writing
+from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
 from .store_rules import Tables
 
@@ -94,7 +95,7 @@ class Relation:
     shown: tuple[Column[Any], ...] = ()
 
 
-class Store(BulkMethods):
+class Store(BulkMethods, ActionMethods):
     """Reads and writes the table of one resource."""
 
     def __init__(

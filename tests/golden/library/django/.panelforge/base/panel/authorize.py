@@ -18,8 +18,9 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from panel_core.abilities import PAGE_ABILITIES, required_ability
+from panel_core.abilities import required_ability
 from panel_core.lifecycle import RECORD_ABILITIES, Actor
+from panel_core.record_actions import page_ability_names
 
 from .acting import actor
 from .registry import registry
@@ -46,4 +47,5 @@ def authorize_route(
 
 def page_abilities(acting: Actor, record: Any = None) -> dict[str, bool]:
     """What a page may offer its user, by ability: the other buttons are hidden."""
-    return {name: acting.allowed(name, record) for name in PAGE_ABILITIES}
+    names = page_ability_names(type(acting.lifecycle.resource))
+    return {name: acting.allowed(name, record) for name in names}

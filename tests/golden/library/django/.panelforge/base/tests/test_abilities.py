@@ -127,6 +127,7 @@ def _walk() -> list[tuple[str, str, str]]:
         "resourceItem": "{key}",
         "pageUri": "index-page",
         "handlerUri": "export",
+        "actionUri": "archive",
     }
     walk = []
     for route in ROUTES.values():

@@ -2,7 +2,11 @@
 "use strict";
 
 document.addEventListener("submit", (event) => {
-  const message = event.target.dataset && event.target.dataset.confirm;
+  // Asked by the form, or by the button that sent it (one form, many buttons).
+  const button = event.submitter;
+  const message =
+    (button && button.dataset && button.dataset.confirm) ||
+    (event.target.dataset && event.target.dataset.confirm);
   if (message && !window.confirm(message)) {
     event.preventDefault();
   }

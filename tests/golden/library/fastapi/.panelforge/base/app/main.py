@@ -18,6 +18,7 @@ from app.panel.login import router as login_router
 from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
 from app.panel.pages import install_page_errors
 from app.panel.pages import router as pages_router
+from app.panel.record_actions import router as record_actions_router
 from app.panel.registry import Registry
 from app.panel.routes import router as panel_router
 from app.panel.stack import check_settings, configure_auth, panel_middleware
@@ -75,6 +76,7 @@ def create_app(
     )
     app.state.site = Site((p.resource for p in app.state.registry), pages)
     app.include_router(panel_router, prefix=prefix)
+    app.include_router(record_actions_router, prefix=prefix)
     app.include_router(actions_router, prefix=prefix)
     app.include_router(login_router, prefix=prefix)
     app.include_router(trash_router, prefix=prefix)

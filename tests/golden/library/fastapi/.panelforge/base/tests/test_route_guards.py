@@ -37,6 +37,7 @@ SAMPLES = {
     "resourceItem": "1",
     "pageUri": "index-page",
     "handlerUri": "export",
+    "actionUri": "archive",
 }
 # Every kind of panel route must be among those walked, so the walk is never empty.
 KINDS = {"index", "crud.index", "crud.show", "resource.page", "page", "handler"}

@@ -30,6 +30,7 @@ SAMPLE = {
     "resourceItem": "5",
     "pageUri": "index-page",
     "handlerUri": "export",
+    "actionUri": "archive",
 }
 GADGET = {**SAMPLE, "resourceUri": "gadget-resource"}
 # Routes that answer without a login (and so without the panel's guards).

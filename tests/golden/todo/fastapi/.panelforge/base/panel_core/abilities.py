@@ -7,7 +7,8 @@ resource (``"*"``) and on named ones, the two lists added together::
     ROLES = {"editor": {"*": ("view_any", "view"), "Patient": ("create", "update")}}
 
 A resource's ``can(ability, user, record=None)`` asks these roles unless the resource
-overrides it. Abilities are the CRUD ones below plus each async method's name.
+overrides it. Abilities are the CRUD ones below plus each async method's and each
+action's name (a ``bulk_update`` action, ``set_<field>``, needs ``update``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ PAGE_ABILITIES = (
     RESTORE,
     FORCE_DELETE,
 )
+
+# The built-in actions of ``bulk_update`` are named ``set_<field>``.
+SET_PREFIX = "set_"
 
 RoleTable = Mapping[str, Mapping[str, Sequence[str]]]
 
@@ -147,4 +151,11 @@ def required_ability(
         return _BY_HANDLER.get(name, VIEW_ANY)
     if route == "method":
         return query.get("method", "") or VIEW_ANY
+    if route == "crud.action":
+        return action_ability(str(params.get("actionUri", "")))
     raise UnguardedRoute(f"route {route!r} names a resource but needs no ability")
+
+
+def action_ability(action: str) -> str:
+    """The ability running ``action`` needs: its name; a ``bulk_update``'s: update."""
+    return UPDATE if action.startswith(SET_PREFIX) else action

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from django.http import HttpResponse
 
-from . import auth, crud, handlers, methods, pages, trash
+from . import auth, crud, handlers, methods, pages, record_actions, trash
 
 _collection = crud.CollectionView.as_view()
 _item = crud.ItemView.as_view()
@@ -26,6 +26,7 @@ VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "crud.show": _item,
     "crud.update": _item,
     "crud.destroy": _item,
+    "crud.action": record_actions.action,
     "crud.trash": trash.trash,
     "crud.restore": trash.restore,
     "crud.forceDelete": trash.force_delete,
