@@ -16,8 +16,8 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
-from .columnchecks import column_issues
 from .actionchecks import action_issues
+from .columnchecks import column_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
