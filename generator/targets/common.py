@@ -13,7 +13,6 @@ from typing import Any
 from .. import paths
 from ..model import ir
 from ..model.kernel_fields import kernel_fields
-from ..model.naming import humanize
 from ..model.samples import (
     creation_order,
     distinct_samples,
@@ -24,6 +23,7 @@ from ..model.samples import (
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .action_source import action_fields, action_lines, field_call
+from .has_many_source import has_many_calls
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -135,24 +135,6 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
         calls = has_many_calls(resource, project)
         lines.append(tuple_assignment("has_many", calls, indent=1))
     return lines + action_lines(resource, project)
-
-
-def has_many_calls(resource: ir.Resource, project: ir.Project) -> list[str]:
-    """``HasMany("tracks", resource="track-resource", inverse="album")``, one per
-    has-many field; the label only when it is not the humanized name."""
-    calls = []
-    for many in resource.has_many:
-        args = [
-            literal(many.name),
-            f"resource={literal(project.resource(many.target).uri)}",
-            f"inverse={literal(many.inverse)}",
-        ]
-        if many.label != humanize(many.name):
-            args.append(f"label={literal(many.label)}")
-        if many.description:
-            args.append(f"description={literal(many.description)}")
-        calls.append(call("HasMany", args, indent=2, suffix=","))
-    return calls
 
 
 def resource_import(resource: ir.Resource) -> str:

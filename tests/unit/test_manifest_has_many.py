@@ -301,8 +301,9 @@ def test_the_detail_page_section_of_a_has_many_field() -> None:
     children = _kernel("children")
     many = album.has_many_map["tracks"]
     query = children.children_query(track, many, 7)
+    filters = _kernel("filters")
     assert (query.filters, query.per_page, query.sort_text) == (
-        (("album", 7),),
+        (filters.Filter("album", filters.EQUALS, 7),),
         25,
         "id",
     )
