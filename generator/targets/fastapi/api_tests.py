@@ -276,6 +276,7 @@ def _cases(
     target = project.resource(relation.relation or "") if relation else None
     cases["trashed_relation"] = target is not None and target.soft_delete
     cases["round_trip"] = _round_trips(resource)
+    cases["soft_delete"] = resource.soft_delete
     return cases
 
 

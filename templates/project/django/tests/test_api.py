@@ -159,11 +159,12 @@ def test_list_pages_and_links(
     labels = [link["label"] for link in body["links"]]
     assert labels == ["&laquo; Previous", "1", "2", "Next &raquo;"]
     past = api.get(crud(resource), {"page": 9}).json()
+    pages = -(-3 // resource.per_page)  # three records, the resource's page size
     assert (past["data"], past["from"], past["to"], past["last_page"]) == (
         [],
         None,
         None,
-        1,
+        pages,
     )
 
 
