@@ -229,13 +229,15 @@ def test_list_parameters_are_checked(deployment: Deployment) -> None:
                 (
                     {"filter": "x"},
                     "filter",
-                    "The filter parameter is not a filter: use filter[field]=value.",
+                    "The filter parameter is not a filter: use filter[field]=value"
+                    " or filter[field][operator]=value.",
                 ),
                 (
                     {f"filter[{key}][$ne]": ""},
                     f"filter[{key}][$ne]",
-                    f"The filter[{key}][$ne] parameter is not a filter: use "
-                    "filter[field]=value.",
+                    f"The filter[{key}][$ne] parameter is not a filter of"
+                    f" {resource.field(key).label}: use filter[{key}],"
+                    f" filter[{key}][from] or filter[{key}][to].",
                 ),
                 (
                     {"search": "a\x00b"},

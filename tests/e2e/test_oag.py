@@ -122,10 +122,16 @@ def test_a_field_added_by_hand_reaches_the_spec(
     schemas["Book"]["required"].remove("subtitle")
     path = "/admin/resource/book-resource/crud"
     old = {p["name"]: p for p in before["paths"][path]["get"]["parameters"]}
-    # The new field is filterable: a filter parameter of its own.
+    # The new field is filterable: filter parameters of its own (a text field's
+    # exact match, contains and starts_with).
     added = [p for p in listing["parameters"] if p["name"] not in old]
-    assert [p["name"] for p in added] == ["filter[subtitle]"]
-    listing["parameters"].remove(added[0])
+    assert [p["name"] for p in added] == [
+        "filter[subtitle]",
+        "filter[subtitle][contains]",
+        "filter[subtitle][starts_with]",
+    ]
+    for parameter in added:
+        listing["parameters"].remove(parameter)
     for parameter in listing["parameters"]:
         parameter["description"] = old[parameter["name"]]["description"]
     sort["schema"]["pattern"] = sort["schema"]["pattern"].replace("|subtitle", "")
