@@ -42,7 +42,7 @@ BOOKS = [
 # (joined at, as sent): the first two are the same instant.
 JOINED = ["2024-01-01T10:00:00Z", "2024-01-01T12:00:00+02:00", "2024-06-01T00:00:00Z"]
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
-_KEYS = re.compile(r'(/|#|value=")\d+')
+_KEYS = re.compile(r'(/|#|value="|aria-label="Select [^"0-9]*)\d+')
 # A relation filter's options: every record of the related resource, including those
 # other tests made in each framework's own database.
 _RECORD_OPTIONS = re.compile(r'\s*<option value="N">[^<]*</option>')

@@ -397,6 +397,7 @@ def test_api_test_cases_follow_the_fields() -> None:
         "cascading_relation": False,
         "round_trip": True,
         "trashed_relation": False,
+        "soft_delete": False,
     }
     assert 'REQUIRED_MESSAGE = "The Title field is required."' in book["constants"]
     member = emitted_tests.api_test_context(library.resource("Member"), library)
