@@ -24,6 +24,7 @@ from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hasmanychecks import has_many_issues
 from .hints import shown
+from .keychecks import composite_key_issues, relation_to_composite_issues
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
@@ -53,10 +54,12 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += action_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
+        issues += composite_key_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
     issues += has_many_issues(document, resources, key_types)
+    issues += relation_to_composite_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues
 

@@ -205,7 +205,7 @@ def _reference_issues(
     if isinstance(sort, str) and sort.removeprefix("-") in many:
         message = f"{shown(sort)} sorts by a has-many field, which has no column"
         yield document.issue((*base, "default_sort"), message, "M030")
-    if spec.get("key") in many:
+    if isinstance(spec.get("key"), str) and spec["key"] in many:
         message = f"'{spec['key']}' is a has-many field, which cannot be a key"
         yield document.issue((*base, "key"), message, "M029")
     yield from _tag_and_group_issues(document, base, spec, many)

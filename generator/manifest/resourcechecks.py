@@ -24,6 +24,7 @@ from .fieldvalues import (
     value_problem,
 )
 from .hints import shown, suggestion_hint
+from .keychecks import composite_parts
 from .schema import INVALID
 from .yamlnodes import Document, Path
 
@@ -170,6 +171,7 @@ def _field_rule_issues(resource: _Resource) -> Iterator[Issue]:
         required = name in resource.required or (
             name == resource.key and _key_kind(resource) == "string"
         )
+        required = required or name in (composite_parts(resource.spec) or ())
         path = (*resource.path, "fields", name)
         context = FieldContext(
             resource.document, path, spec, ftype, required, resource.key_types
