@@ -6,6 +6,7 @@ the shapes and names it is given.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..model import ir, naming
@@ -39,15 +40,22 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
 
 def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
     """One resource: the key field first, then the fields in declared order."""
-    key = spec.get("key", IMPLICIT_KEY.name)
-    required = set(spec.get("required", ()))
+    declared_key = spec.get("key", IMPLICIT_KEY.name)
+    parts = tuple(declared_key) if isinstance(declared_key, list) else ()
+    key = "" if parts else declared_key
+    required = set(spec.get("required", ())) | set(parts)
     declared = [
         build_field(field, options, required=field in required, is_key=field == key)
         for field, options in spec["fields"].items()
         if options["type"] != "array"
     ]
-    key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
-    fields = key_fields + [f for f in declared if not f.is_key]
+    if parts:
+        by_name = {f.name: replace(f, key_part=True) for f in declared}
+        key_fields = [by_name[part] for part in parts]
+    else:
+        key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
+    chosen = {f.name for f in key_fields}
+    fields = key_fields + [f for f in declared if f.name not in chosen]
     return ir.Resource(
         name=name,
         uri=spec.get("uri", naming.resource_uri(name)),
@@ -64,7 +72,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         ),
         methods=tuple(spec.get("methods", ())),
         per_page=spec.get("per_page", 25),
-        default_sort=spec.get("default_sort", "-" + key),
+        default_sort=spec.get("default_sort", "-" + (key or parts[0])),
         renamed_from=spec.get("renamed_from"),
         index_fields=tuple(spec.get("list", ())),
         readonly_fields=tuple(spec.get("readonly", ())),
@@ -80,6 +88,7 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
             build_action(action, options) for action, options in _items(spec, "actions")
         ),
         bulk_update=tuple(spec.get("bulk_update", ())),
+        key_parts=parts,
     )
 
 

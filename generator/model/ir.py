@@ -85,6 +85,9 @@ class Field:
     renamed_values: tuple[tuple[Any, Any], ...] = ()  # enum (old, new) pairs
     unique: bool = False  # no two records share a value
     is_key: bool = False
+    # one of the fields of a composite key (``key: [a, b]``): given on create, never
+    # empty, never changed; ``is_key`` stays for the key of one field
+    key_part: bool = False
     # what the database fills in on create when no value is given: "now()" (a
     # date-time), "current_date" (a date), or None
     default_sql: str | None = None
@@ -114,7 +117,7 @@ class Field:
     @property
     def column_nullable(self) -> bool:
         """Whether storage accepts NULL: optional without a default, or nullable."""
-        if self.is_key:
+        if self.is_key or self.key_part:
             return False
         return self.nullable or (
             not self.required and not self.has_default and self.default_sql is None
@@ -179,8 +182,8 @@ class Resource:
     table: str  # database table: "books"
     class_name: str  # "BookResource"
     model_name: str  # "Book"
-    key: str  # name of the key field, "id" unless declared
-    fields: tuple[Field, ...]  # the key field first, then declared order
+    key: str  # name of the key field, "id" unless declared; "" for a composite key
+    fields: tuple[Field, ...]  # the key field(s) first, then declared order
     search: tuple[str, ...] = ()
     query_tags: tuple[QueryTag, ...] = ()
     methods: tuple[str, ...] = ()
@@ -194,6 +197,8 @@ class Resource:
     )
     soft_delete: bool = False  # a delete moves the record to the trash
     has_many: tuple[HasMany, ...] = ()  # children listed on the record (no columns)
+    # the fields of a composite key, in the key's order (``key: [a, b]``); () else
+    key_parts: tuple[str, ...] = ()
 
     @property
     def stored_fields(self) -> tuple[Field, ...]:
@@ -204,6 +209,11 @@ class Resource:
     unique_together: tuple[tuple[str, ...], ...] = ()
     actions: tuple[Action, ...] = ()
     bulk_update: tuple[str, ...] = ()  # fields a built-in "set" action sets
+
+    @property
+    def is_composite(self) -> bool:
+        """Whether the key is several fields (``key: [a, b]``)."""
+        return bool(self.key_parts)
 
     @property
     def key_field(self) -> Field:

@@ -72,6 +72,8 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
         data["actions"] = [_action_to_data(a) for a in resource.actions]
     if not resource.bulk_update:
         del data["bulk_update"]
+    if not resource.key_parts:  # recorded only for a composite key
+        del data["key_parts"]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -97,6 +99,7 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
     values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
     values["bulk_update"] = tuple(data.get("bulk_update", ()))
+    values["key_parts"] = tuple(data.get("key_parts", ()))
     return ir.Resource(**values)
 
 
@@ -125,6 +128,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "default_sql" or field.default_sql)
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
+        and (f.name != "key_part" or field.key_part)
     }
     if field.has_default:
         data["default"] = field.default

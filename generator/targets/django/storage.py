@@ -144,11 +144,30 @@ def _index_args(field: ir.Field) -> list[str]:
 
 
 def model_field_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
-    """One ``name = models.XField(...)`` line per field (black lays them out)."""
+    """One ``name = models.XField(...)`` line per field (black lays them out), after
+    a composite key's ``pk = models.CompositePrimaryKey(...)`` (Django 5.2)."""
     return [
-        f"{field.name} = {field_call(field, resource, project, migration=False)}"
-        for field in resource.stored_fields
+        *(f"pk = {_composite_key(resource, ())}" for _ in resource.key_parts[:1]),
+        *(
+            f"{field.name} = {field_call(field, resource, project, migration=False)}"
+            for field in resource.stored_fields
+        ),
     ]
+
+
+# What Django's migration writer adds to a CompositePrimaryKey's own arguments.
+_COMPOSITE_MIGRATION_ARGS = (
+    "blank=True",
+    "editable=False",
+    "primary_key=True",
+    "serialize=False",
+)
+
+
+def _composite_key(resource: ir.Resource, extra: tuple[str, ...]) -> str:
+    """``models.CompositePrimaryKey("a", "b")``: the key parts, by field name."""
+    args = [literal(part) for part in resource.key_parts] + list(extra)
+    return f"models.CompositePrimaryKey({', '.join(args)})"
 
 
 def migration_field_lines(
@@ -156,11 +175,15 @@ def migration_field_lines(
 ) -> list[str]:
     """``("name", models.XField(...)),`` entries of ``CreateModel(fields=[...])``;
     the ``later`` relations are added once their target model exists."""
+    key = _composite_key(resource, _COMPOSITE_MIGRATION_ARGS)
     return [
-        f"({literal(field.name)}, "
-        f"{field_call(field, resource, project, migration=True)}),"
-        for field in resource.stored_fields
-        if field not in later
+        *(f'("pk", {key}),' for _ in resource.key_parts[:1]),
+        *(
+            f"({literal(field.name)}, "
+            f"{field_call(field, resource, project, migration=True)}),"
+            for field in resource.stored_fields
+            if field not in later
+        ),
     ]
 
 

@@ -157,7 +157,7 @@ def column_args(
         if field.relation
         else [_model_type(field)]
     )
-    if field.is_key:
+    if field.is_key or field.key_part:  # several key parts: a composite key
         args.append("primary_key=True")
     default = default_code(field)
     if default is not None:
@@ -232,7 +232,7 @@ def _constraint_lines(
     lines = [
         call(
             "sa.PrimaryKeyConstraint",
-            [literal(resource.key_column), f"name=op.f({literal('pk_' + table)})"],
+            [*_key_columns(resource), f"name=op.f({literal('pk_' + table)})"],
             indent=2,
             suffix=",",
         )
@@ -264,6 +264,13 @@ def unique_constraints(resource: ir.Resource, *, migration: bool) -> list[str]:
         args = [*(literal(n) for n in columns), named]
         lines.append(f"sa.UniqueConstraint({', '.join(args)}),")
     return lines
+
+
+def _key_columns(resource: ir.Resource) -> list[str]:
+    """The primary key's columns: the key's, or a composite key's parts' in order."""
+    if resource.is_composite:
+        return [literal(resource.column_of(part)) for part in resource.key_parts]
+    return [literal(resource.key_column)]
 
 
 def table_context(
@@ -301,7 +308,7 @@ def table_context(
         if indexed(field)
     ]
     # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
-    integer_key = is_integer_key(resource.key_field)
+    integer_key = not resource.is_composite and is_integer_key(resource.key_field)
     options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),

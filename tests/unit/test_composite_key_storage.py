@@ -1,0 +1,80 @@
+"""Composite keys in the model and in storage: the IR keeps the parts in the key's
+order, the FastAPI model and migration make them one primary key, and Django's model
+and migration declare a ``CompositePrimaryKey`` (Django 5.2).
+
+Built from the manifest data without the M057 check, which refuses composite keys
+until the stores serve them (issue 22).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from generator.manifest.build import build_project
+from generator.model.irdata import project_from_data, project_to_data
+from generator.targets.django import storage as django_storage
+from generator.targets.fastapi import storage as fastapi_storage
+
+MANIFEST = (
+    Path(__file__).resolve().parents[1]
+    / "manifests"
+    / "invalid"
+    / "composite_key_not_generated.yaml"
+)
+
+
+def project():
+    data = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+    return build_project(data, MANIFEST.name)
+
+
+def test_the_parts_come_first_in_the_key_order_and_are_required() -> None:
+    link = project().resource("PlaylistTrack")
+    assert link.is_composite and link.key_parts == ("playlist", "track")
+    assert link.key == ""
+    assert [f.name for f in link.fields] == ["playlist", "track", "position"]
+    parts = link.fields[:2]
+    assert all(p.key_part and p.required and not p.is_key for p in parts)
+    assert not any(p.column_nullable for p in parts)
+    assert link.default_sort == "-playlist"
+
+
+def test_the_state_file_records_the_parts_only_for_a_composite_key() -> None:
+    tunes = project()
+    data = project_to_data(tunes)
+    assert project_from_data(data) == tunes
+    link, playlist = data["resources"][2], data["resources"][0]
+    assert link["key_parts"] == ["playlist", "track"]
+    assert "key_parts" not in playlist
+    assert all("key_part" not in f for f in playlist["fields"])
+
+
+def test_fastapi_makes_both_parts_the_primary_key() -> None:
+    tunes = project()
+    link = tunes.resource("PlaylistTrack")
+    lines = fastapi_storage.column_lines(link, tunes)
+    assert "primary_key=True" in lines[0] and "playlists.id" in lines[0]
+    assert "primary_key=True" in lines[1] and "tracks.id" in lines[1]
+    assert "primary_key=True" not in lines[2]
+    table = fastapi_storage.table_context(link, tunes)
+    constraint = [e for e in table["elements"] if "PrimaryKeyConstraint" in e]
+    assert constraint == [
+        'sa.PrimaryKeyConstraint("playlist", "track", name=op.f("pk_playlist_track")),'
+    ]
+    assert not any("sqlite_autoincrement" in e for e in table["elements"])
+
+
+def test_django_declares_a_composite_primary_key_in_model_and_migration() -> None:
+    tunes = project()
+    link = tunes.resource("PlaylistTrack")
+    lines = django_storage.model_field_lines(link, tunes)
+    assert lines[0] == 'pk = models.CompositePrimaryKey("playlist", "track")'
+    assert lines[1].startswith("playlist = models.ForeignKey(")
+    assert "primary_key" not in "".join(lines[1:])
+    migration = django_storage.migration_field_lines(link, tunes)
+    assert migration[0] == (
+        '("pk", models.CompositePrimaryKey("playlist", "track", blank=True, '
+        "editable=False, primary_key=True, serialize=False)),"
+    )
