@@ -79,6 +79,8 @@ def parse_composite_key(
     if texts is None:
         return None
     try:
-        return CompositeKey(parse(part) for parse, part in zip(parsers, texts))
+        return CompositeKey(
+            parse(part) for parse, part in zip(parsers, texts, strict=True)
+        )
     except ValueError:
         return None
