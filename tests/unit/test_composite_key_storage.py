@@ -8,13 +8,19 @@ until the stores serve them (issue 22).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
+import pytest
+import sqlalchemy as sa
 import yaml
+from conftest import MARIADB_PARAM, mariadb_database, postgres_database
 
 from generator.manifest.build import build_project
 from generator.model.irdata import project_from_data, project_to_data
+from generator.model.samples import creation_order
 from generator.targets.django import storage as django_storage
+from generator.targets.fastapi import migrations
 from generator.targets.fastapi import storage as fastapi_storage
 
 MANIFEST = (
@@ -78,3 +84,66 @@ def test_django_declares_a_composite_primary_key_in_model_and_migration() -> Non
         '("pk", models.CompositePrimaryKey("playlist", "track", blank=True, '
         "editable=False, primary_key=True, serialize=False)),"
     )
+
+
+class _Op:
+    """Enough of Alembic's ``op`` to run the initial migration's table lines."""
+
+    def __init__(self, metadata: sa.MetaData) -> None:
+        self.metadata = metadata
+
+    def f(self, name: str) -> str:
+        return name
+
+    def create_table(self, name: str, *elements: object, **options: object) -> None:
+        sa.Table(name, self.metadata, *elements, **options)
+
+    def create_index(self, name: str, table: str, columns: list[str], **kw) -> None:
+        table_ = self.metadata.tables[table]
+        sa.Index(name, *(table_.c[c] for c in columns), **kw)
+
+
+def _migrated(url: str) -> sa.Engine:
+    tunes = project()
+    metadata = sa.MetaData()
+    code = "\n".join(
+        line
+        for resource in creation_order(tunes)
+        for line in migrations._create_table_lines(resource, tunes, ())
+    )
+    exec(code, {"sa": sa, "op": _Op(metadata)})  # noqa: S102 - the emitted lines
+    engine = sa.create_engine(url.replace("mysql://", "mysql+pymysql://", 1))
+    if engine.dialect.name == "sqlite":
+        sa.event.listen(
+            engine, "connect", lambda c, _: c.execute("PRAGMA foreign_keys=ON")
+        )
+    metadata.create_all(engine)
+    return engine
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres", MARIADB_PARAM])
+def test_the_migrated_table_keeps_each_pair_once_and_its_parts_exist(
+    database: str, tmp_path: Path
+) -> None:
+    with contextlib.ExitStack() as stack:
+        servers = {"postgres": postgres_database, "mariadb": mariadb_database}
+        url = (
+            f"sqlite:///{tmp_path / 'tunes.db'}"
+            if database == "sqlite"
+            else stack.enter_context(servers[database]())
+        )
+        engine = _migrated(url)
+        stack.callback(engine.dispose)
+        insert = "INSERT INTO playlist_track (playlist, track, position) VALUES"
+        with engine.begin() as connection:
+            connection.execute(sa.text("INSERT INTO playlists (name) VALUES ('a')"))
+            connection.execute(sa.text("INSERT INTO tracks (title) VALUES ('x')"))
+            connection.execute(sa.text("INSERT INTO tracks (title) VALUES ('y')"))
+            connection.execute(sa.text(f"{insert} (1, 1, 1), (1, 2, 2)"))
+        for values in ("(1, 1, 3)", "(1, 9, 3)", "(NULL, 1, 3)"):
+            with pytest.raises(sa.exc.IntegrityError):
+                with engine.begin() as connection:
+                    connection.execute(sa.text(f"{insert} {values}"))
+        inspector = sa.inspect(engine)
+        key = inspector.get_pk_constraint("playlist_track")
+        assert key["constrained_columns"] == ["playlist", "track"]
