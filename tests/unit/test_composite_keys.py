@@ -7,6 +7,7 @@ import re
 import uuid
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,3 +70,66 @@ def test_parts_are_read_by_their_fields_and_the_key_prints_as_its_segment() -> N
     ident = uuid.UUID(int=7)
     assert str(keys.CompositeKey((ident, "a,b"))) == f"{ident},a%2Cb"
     assert parse([uuid.UUID, str], f"{ident},a%2Cb") == (ident, "a,b")
+
+
+def kernel_resource():
+    kinds = load_kernel().fields
+    resource = importlib.import_module(f"{KERNEL_PACKAGE}.resource")
+
+    class PlaylistTrackResource(resource.Resource):
+        uri = "playlist-track-resource"
+        name = "PlaylistTrack"
+        key_parts = ("playlist", "shelf")
+        fields = (
+            kinds.BelongsTo("playlist", resource="playlist-resource", key_part=True),
+            kinds.Text("shelf", key_part=True),
+            kinds.Integer("position"),
+        )
+
+    return resource, PlaylistTrackResource
+
+
+def test_a_resource_declares_its_key_parts_and_reads_a_record_key() -> None:
+    resource, link = kernel_resource()
+    assert [f.name for f in link.key_fields] == ["playlist", "shelf"]
+    assert link.default_sort == "-playlist"
+    assert all(f.client_key and not f.writable for f in link.key_fields)
+    assert [f.name for f in link.creatable_fields] == ["playlist", "shelf", "position"]
+    key = link.key_of({"playlist": 3, "shelf": "a,b", "position": 1})
+    assert key == (3, "a,b") and str(key) == "3,a%2Cb"
+    query = importlib.import_module(f"{KERNEL_PACKAGE}.query")
+    assert query.parse_key(link, "3,a%2Cb") == key
+    for text in ("3", "x,a", "3,a,b", "3,%zz"):
+        assert query.parse_key(link, text) is None
+
+
+def test_a_resource_with_key_parts_and_a_key_field_is_refused() -> None:
+    resource, _ = kernel_resource()
+    fields = load_kernel().fields
+    declarations = {
+        "both": (("a", "b"), (fields.Integer("a", key=True), fields.Text("b"))),
+        "one part": (("a",), (fields.Integer("a", key_part=True),)),
+        "unmarked": (
+            ("a", "b"),
+            (fields.Integer("a", key_part=True), fields.Text("b")),
+        ),
+    }
+    for parts, declared in declarations.values():
+        with pytest.raises(resource.DeclarationError):
+            type(
+                "Broken", (resource.Resource,), {"key_parts": parts, "fields": declared}
+            )
+
+
+def test_the_spec_documents_the_composite_key_parameter() -> None:
+    _, link = kernel_resource()
+    paths = importlib.import_module(f"{KERNEL_PACKAGE}.openapi_paths")
+    ctx = paths.ResourceContext(link, "PlaylistTrack", v30=False, jwt=False)
+    item = paths.resource_paths(ctx, "/admin")[
+        "/admin/resource/playlist-track-resource/crud/{resourceItem}"
+    ]
+    parameter = item["parameters"][0] if "parameters" in item else None
+    parameter = parameter or item["get"]["parameters"][0]
+    assert parameter["schema"] == {"type": "string", "pattern": codec().key_pattern(2)}
+    assert "Playlist and Shelf" in parameter["description"]
+    assert "`3,17`" in parameter["description"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import openapi_schemas as schemas
+from .composite_keys import key_pattern
 from .fields import BelongsTo
 from .filters import CONTAINS, FROM, STARTS_WITH, TO, operators, parameter
 from .query import ESTIMATE_CAP, MAX_CURSOR_LENGTH, MAX_PAGE, TOTAL_MODES
@@ -284,7 +285,22 @@ def _if_match_parameter() -> Doc:
 
 
 def _key_schema(ctx: ResourceContext) -> Doc:
+    if ctx.resource.key_parts:  # one text naming every part (composite_keys)
+        return {"type": "string", "pattern": key_pattern(len(ctx.resource.key_parts))}
     return schemas.value_schema(ctx.resource.key_field, v30=ctx.v30)
+
+
+def key_description(resource: type[Resource]) -> str:
+    """The record URL's key parameter, said in words (a composite key's encoding)."""
+    if not resource.key_parts:
+        return f"{resource.key_field.label} of the record."
+    labels = " and ".join(f.label for f in resource.key_fields)
+    return (
+        f"The record's key: its {labels}, each percent-encoded and joined with a "
+        "comma in that order (`3,17`; a comma in a part is `%2C`). A key with the "
+        "wrong number of parts, or a part that is not a value of its field, is not "
+        "found (404)."
+    )
 
 
 def _list_operation(ctx: ResourceContext) -> Doc:
@@ -490,7 +506,7 @@ def resource_paths(ctx: ResourceContext, prefix: str) -> Doc:
         "name": ITEM_PARAMETER,
         "in": "path",
         "required": True,
-        "description": f"{ctx.resource.key_field.label} of the record.",
+        "description": key_description(ctx.resource),
         "schema": _key_schema(ctx),
     }
     trash = trash_paths(ctx, prefix, key) if ctx.resource.soft_delete else {}

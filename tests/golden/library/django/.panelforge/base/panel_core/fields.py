@@ -48,6 +48,9 @@ class Field:
     nullable: bool = False
     read_only: bool = False
     key: bool = False
+    # A part of a composite key (``Resource.key_parts``): given on create, never
+    # empty, never changed.
+    key_part: bool = False
     default: Any = MISSING
     description: str | None = None
     sortable: bool = True
@@ -74,7 +77,7 @@ class Field:
     @property
     def accepts_null(self) -> bool:
         """Whether null is valid: optional without a default, or declared nullable."""
-        if self.key:
+        if self.key or self.key_part:
             return False
         return self.nullable or (
             not self.required and not self.has_default and self.db_default is None
@@ -83,13 +86,14 @@ class Field:
     @property
     def writable(self) -> bool:
         """Whether clients may set this field (never keys nor read-only fields)."""
-        return not (self.read_only or self.key)
+        return not (self.read_only or self.key or self.key_part)
 
     @property
     def client_key(self) -> bool:
         """Whether this is a key the client gives when it creates a record: a string
-        key. The database makes integer and UUID keys; no key ever changes."""
-        return (
+        key, or a part of a composite key. The database makes integer and UUID keys;
+        no key ever changes."""
+        return self.key_part or (
             self.key
             and not self.read_only
             and json_type(self) == "string"

@@ -21,8 +21,10 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import Any
 
+from .composite_keys import parse_composite_key
 from .fields import BelongsTo, Field, Select, json_type
 from .filters import EQUALS, TEXT_MATCHES, Filter, operators, parameter, usage
 from .resource import Resource
@@ -214,7 +216,11 @@ def searched_as_text(field: Field) -> bool:
 
 
 def parse_key(resource: type[Resource], text: str) -> Any | None:
-    """The record key written in a URL, or ``None`` when it cannot be one."""
+    """The record key written in a URL, or ``None`` when it cannot be one (a
+    composite key's parts are read by :func:`~.composite_keys.parse_composite_key`)."""
+    if resource.key_parts:
+        parsers = [partial(parse_value, field) for field in resource.key_fields]
+        return parse_composite_key(parsers, text)
     try:
         return parse_value(resource.key_field, text)
     except ValueError:
