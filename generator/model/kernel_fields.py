@@ -79,6 +79,7 @@ def kernel_field(field: ir.Field, project: ir.Project) -> KernelField:
         ("nullable", field.nullable or None),
         ("read_only", (field.read_only and not field.is_key) or None),
         ("key", (field.is_key and cls != "ID") or None),
+        ("key_part", field.key_part or None),
         ("description", field.description),
         ("unique", field.unique or None),
         ("db_default", field.default_sql),

@@ -99,13 +99,16 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
     return tuple_assignment(name, [literal(v) for v in values], indent=1)
 
 
+def _tuple_lines(resource: ir.Resource, names: tuple[str, ...]) -> list[str]:
+    """``name = (...)`` of each of the resource's ``names`` that is declared."""
+    return [_tuple_line(n, getattr(resource, n)) for n in names if getattr(resource, n)]
+
+
 def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
-    """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display, soft_delete, unique_together, actions, bulk_update),
-    when declared."""
-    lines = []
-    if resource.search:
-        lines.append(_tuple_line("search", resource.search))
+    """The optional class attributes (key_parts, search, query_tags, methods,
+    index_fields, readonly_fields, display, soft_delete, unique_together, actions,
+    bulk_update), when declared."""
+    lines = _tuple_lines(resource, ("key_parts", "search"))
     if resource.query_tags:
         tags = [
             call(
@@ -117,12 +120,7 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
             for tag in resource.query_tags
         ]
         lines.append(tuple_assignment("query_tags", tags, indent=1))
-    if resource.methods:
-        lines.append(_tuple_line("methods", resource.methods))
-    if resource.index_fields:
-        lines.append(_tuple_line("index_fields", resource.index_fields))
-    if resource.readonly_fields:
-        lines.append(_tuple_line("readonly_fields", resource.readonly_fields))
+    lines += _tuple_lines(resource, ("methods", "index_fields", "readonly_fields"))
     if resource.display:
         lines.append(f"display = {literal(resource.display)}")
     if resource.soft_delete:

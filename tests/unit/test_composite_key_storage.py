@@ -19,6 +19,7 @@ from conftest import MARIADB_PARAM, mariadb_database, postgres_database
 from generator.manifest.build import build_project
 from generator.model.irdata import project_from_data, project_to_data
 from generator.model.samples import creation_order
+from generator.targets import common
 from generator.targets.django import storage as django_storage
 from generator.targets.fastapi import migrations
 from generator.targets.fastapi import storage as fastapi_storage
@@ -147,3 +148,21 @@ def test_the_migrated_table_keeps_each_pair_once_and_its_parts_exist(
         inspector = sa.inspect(engine)
         key = inspector.get_pk_constraint("playlist_track")
         assert key["constrained_columns"] == ["playlist", "track"]
+
+
+def test_the_emitted_declaration_names_the_parts_in_the_key_order() -> None:
+    tunes = project()
+    link = tunes.resource("PlaylistTrack")
+    block = common.fields_block(link, tunes)
+    assert block.count("key_part=True") == 2
+    assert (
+        block.index('"playlist"') < block.index('"track"') < block.index('"position"')
+    )
+    assert common.declaration_lines(link, tunes)[0] == (
+        'key_parts = ("playlist", "track")'
+    )
+    playlist = tunes.resource("Playlist")
+    assert "key_part" not in common.fields_block(playlist, tunes)
+    assert not any(
+        "key_parts" in line for line in common.declaration_lines(playlist, tunes)
+    )
