@@ -9,6 +9,9 @@ until the stores serve them (issue 22).
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,3 +169,63 @@ def test_the_emitted_declaration_names_the_parts_in_the_key_order() -> None:
     assert not any(
         "key_parts" in line for line in common.declaration_lines(playlist, tunes)
     )
+
+
+_SETTINGS = """\
+SECRET_KEY = "test"
+INSTALLED_APPS = ["app"]
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+"""
+
+
+def _django_models() -> str:
+    tunes = project()
+    classes = []
+    for resource in creation_order(tunes):
+        lines = django_storage.model_field_lines(resource, tunes)
+        body = "".join(f"    {line}\n" for line in lines)
+        meta = f"    class Meta:\n        db_table = {resource.table!r}\n"
+        classes.append(f"class {resource.model_name}(models.Model):\n{body}{meta}")
+    return "from django.db import models\n\n\n" + "\n\n".join(classes)
+
+
+def test_django_writes_the_emitted_migration_line_and_keeps_pairs_once(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "app" / "migrations").mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "migrations" / "__init__.py").write_text("")
+    (tmp_path / "app" / "models.py").write_text(_django_models())
+    (tmp_path / "settings.py").write_text(_SETTINGS)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "settings", "PYTHONPATH": "."}
+
+    def django(*args: str) -> str:
+        command = [sys.executable, "-m", "django", *args]
+        done = subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    django("makemigrations", "app")
+    written = (tmp_path / "app" / "migrations" / "0001_initial.py").read_text()
+    tunes = project()
+    ours = django_storage.migration_field_lines(tunes.resource("PlaylistTrack"), tunes)
+    assert ours[0].replace('"', "'") in written  # what Django itself writes
+    django("migrate", "-v0")
+    insert = "INSERT INTO playlist_track (playlist, track, position) VALUES"
+    script = (
+        "from django.db import IntegrityError, connection\n"
+        "c = connection.cursor()\n"
+        "c.execute(\"INSERT INTO playlists (name) VALUES ('a')\")\n"
+        "c.execute(\"INSERT INTO tracks (title) VALUES ('x')\")\n"
+        f"c.execute('{insert} (1, 1, 1)')\n"
+        "from app.models import PlaylistTrack\n"
+        "print(PlaylistTrack.objects.get(pk=(1, 1)).position)\n"
+        "try:\n"
+        f"    c.execute('{insert} (1, 1, 2)')\n"
+        "except IntegrityError:\n"
+        "    print('refused')\n"
+    )
+    assert django("shell", "-v", "0", "-c", script).split() == ["1", "refused"]
