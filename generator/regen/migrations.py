@@ -178,11 +178,10 @@ def _check_supported(
         if resource.name not in sources:
             continue
         previous = old[sources[resource.name]]
-        old_key, new_key = previous.key_field, resource.key_field
-        if _key_signature(old_key) != _key_signature(new_key):
+        if _key_signature(previous) != _key_signature(resource):
             problems.append(
                 f"resources.{resource.name}: the key changed "
-                f"('{old_key.name}' → '{new_key.name}')"
+                f"('{_key_names(previous)}' → '{_key_names(resource)}')"
             )
 
     if problems:
@@ -194,8 +193,17 @@ def _check_supported(
         )
 
 
-def _key_signature(field: ir.Field) -> tuple[str, str, str | None]:
-    return field.name, field.type, field.format
+def _key_fields(resource: ir.Resource) -> list[ir.Field]:
+    """The key field, or a composite key's parts (in the key's order)."""
+    return [f for f in resource.fields if f.is_key or f.key_part]
+
+
+def _key_signature(resource: ir.Resource) -> list[tuple[str, str, str | None]]:
+    return [(f.name, f.type, f.format) for f in _key_fields(resource)]
+
+
+def _key_names(resource: ir.Resource) -> str:
+    return ", ".join(f.name for f in _key_fields(resource))
 
 
 # --- the next migration's identity -------------------------------------------------

@@ -19,9 +19,11 @@ import sqlalchemy as sa
 import yaml
 from conftest import MARIADB_PARAM, mariadb_database, postgres_database
 
+from generator.errors import OutputError
 from generator.manifest.build import build_project
 from generator.model.irdata import project_from_data, project_to_data
 from generator.model.samples import creation_order
+from generator.regen.migrations import diff_schema
 from generator.targets import common
 from generator.targets.django import storage as django_storage
 from generator.targets.fastapi import migrations
@@ -229,3 +231,16 @@ def test_django_writes_the_emitted_migration_line_and_keeps_pairs_once(
         "    print('refused')\n"
     )
     assert django("shell", "-v", "0", "-c", script).split() == ["1", "refused"]
+
+
+def test_a_regeneration_that_makes_a_key_composite_is_refused() -> None:
+    data = yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))
+    link = data["resources"]["PlaylistTrack"]
+    del link["key"]
+    before = build_project(data, MANIFEST.name)
+    with pytest.raises(
+        OutputError, match=r"the key changed \('id' → 'playlist, track'\)"
+    ):
+        diff_schema(before, project())
+    with pytest.raises(OutputError, match=r"\('playlist, track' → 'id'\)"):
+        diff_schema(project(), before)
