@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
-import time
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from generator.errors import ManifestError, ManifestInvalidError, ManifestSyntaxError
+from generator.manifest import load as load_module
 from generator.manifest.load import MAX_BYTES, load_manifest, parse_manifest
 from generator.model import ir
 from generator.model import kernel_fields as kernel
@@ -288,12 +289,16 @@ def test_a_directory_is_an_unreadable_manifest(tmp_path: Path) -> None:
     assert caught.value.issues[0].code == "M000"
 
 
-def test_text_over_the_limit_is_refused_before_parsing() -> None:
-    started = time.perf_counter()
+def test_text_over_the_limit_is_refused_before_parsing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the text over the limit was parsed")
+
+    monkeypatch.setattr(load_module, "compose", never)
     with pytest.raises(ManifestSyntaxError) as caught:
         load("[" * (MAX_BYTES + 1))
     assert caught.value.issues[0].code == "M006"
-    assert time.perf_counter() - started < 0.5
     with pytest.raises(ManifestSyntaxError):
         load("é" * (MAX_BYTES // 2 + 1))  # characters under the limit, bytes over
 
@@ -329,7 +334,7 @@ def test_problems_are_sorted_by_position_and_all_reported() -> None:
     )
 
 
-def test_a_500_resource_manifest_loads_quickly() -> None:
+def _wide_manifest(count: int) -> str:
     fields = {
         "title": {"type": "string", "maxLength": 200},
         "pages": {"type": "integer", "minimum": 1},
@@ -347,13 +352,38 @@ def test_a_500_resource_manifest_loads_quickly() -> None:
             "search": ["title"],
             "query_tags": {"ok": {"filter": {"ok": True}}},
         }
-        for i in range(500)
+        for i in range(count)
     }
-    text = manifest(resources)
-    load(text)  # warm the schema validator
-    started = time.perf_counter()
-    project = load(text)
-    elapsed = time.perf_counter() - started
-    assert len(project.resources) == 500
-    # ~0.2 s here; the bound only catches accidental quadratic work.
-    assert elapsed < 2.0, f"{elapsed:.2f} s"
+    return manifest(resources)
+
+
+def _python_calls(text: str) -> int:
+    """How many Python function calls loading ``text`` makes (a count, not a time)."""
+    calls = 0
+
+    def count(_frame: object, event: str, _arg: object) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        project = load(text)
+    finally:
+        sys.setprofile(None)
+    assert project.resources
+    return calls
+
+
+def test_a_500_resource_manifest_loads_in_linear_work() -> None:
+    """Loading 500 resources costs about five times what 100 cost, never 25 times.
+
+    The work is counted in Python calls, so a loaded machine cannot make it fail
+    (the old 2-second bound did); the wall time lives in tests/benchmarks.
+    """
+    small, large = _wide_manifest(100), _wide_manifest(500)
+    assert len(load(large).resources) == 500  # also warms the schema validator
+    load(small)
+    ratio = _python_calls(large) / _python_calls(small)
+    # linear work gives ~5; any work quadratic in the resources gives ~25
+    assert ratio < 7.5, f"loading 5x the resources made {ratio:.1f}x the calls"
