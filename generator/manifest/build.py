@@ -72,7 +72,8 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         ),
         methods=tuple(spec.get("methods", ())),
         per_page=spec.get("per_page", 25),
-        default_sort=spec.get("default_sort", "-" + (key or parts[0])),
+        # A composite key lists in its parts' order (the query adds the others).
+        default_sort=spec.get("default_sort", "-" + key if key else parts[0]),
         renamed_from=spec.get("renamed_from"),
         index_fields=tuple(spec.get("list", ())),
         readonly_fields=tuple(spec.get("readonly", ())),

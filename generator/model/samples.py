@@ -88,6 +88,8 @@ GIVEN_KEYS = 12
 def key_is_given(resource: ir.Resource) -> bool:
     """Whether a create names the record's key (a code, say): integer keys are
     counted and uuid keys drawn by the database instead."""
+    if resource.is_composite:
+        return False  # the parts are fields of the body, checked as such
     key = resource.key_field
     return not (
         key.type == "integer" or key.format == "uuid" or resource.is_read_only(key)
@@ -214,13 +216,24 @@ def given_keys(resource: ir.Resource) -> list[str]:
 
 
 def missing_key(resource: ir.Resource) -> int | str:
-    """A key of the right type and shape that no test record has."""
+    """A key of the right type and shape that no test record has (a composite
+    key: each part's, joined as in its URL)."""
+    if resource.is_composite:
+        parts = (resource.field(name) for name in resource.key_parts)
+        return ",".join(str(_missing_part(part)) for part in parts)
     key = resource.key_field
     found = _MISSING_KEYS.get(key.format or key.type)
     if found is not None:
         return found
     values = key_samples(resource) if key_is_given(resource) else []
     return values[-1] if len(values) == GIVEN_KEYS + 2 else "no-such-key"
+
+
+def _missing_part(part: ir.Field) -> int | str:
+    """A value of a composite key's part that no test record has."""
+    if part.format == "date":
+        return "1900-01-01"
+    return _MISSING_KEYS.get(part.format or part.type, "no-such-key")
 
 
 def _fits_a_url(field: ir.Field, value: str) -> bool:

@@ -116,6 +116,8 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         "per_page": resource.per_page,
         "default_sort": resource.default_sort,
     }
+    if resource.key_parts:
+        body["key_parts"] = resource.key_parts
     if resource.index_fields:
         body["index_fields"] = resource.index_fields
     if resource.readonly_fields:

@@ -50,7 +50,7 @@ def test_the_parts_come_first_in_the_key_order_and_are_required() -> None:
     parts = link.fields[:2]
     assert all(p.key_part and p.required and not p.is_key for p in parts)
     assert not any(p.column_nullable for p in parts)
-    assert link.default_sort == "-playlist"
+    assert link.default_sort == "playlist"
 
 
 def test_the_state_file_records_the_parts_only_for_a_composite_key() -> None:
