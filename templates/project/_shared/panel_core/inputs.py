@@ -156,7 +156,7 @@ def _string_type(field: TextField) -> Any:
         checks.append(AfterValidator(_url))
     elif isinstance(field, kernel.Password):
         checks.append(AfterValidator(_hashable))
-    if field.client_key:
+    if field.client_key and not field.key_part:  # the codec encodes a part's "/"
         checks.append(AfterValidator(_url_segment))
     return Annotated[str, limits, *checks]
 
