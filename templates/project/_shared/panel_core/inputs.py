@@ -44,7 +44,7 @@ from . import decimals
 from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
-from .query import INT64_MAX, INT64_MIN, parse_key, parse_value, to_utc
+from .query import INT64_MAX, INT64_MIN, parse_key, to_utc
 from .resource import Resource
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).

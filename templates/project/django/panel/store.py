@@ -36,6 +36,7 @@ from django.db.models.functions import Cast
 from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWith
 
 from panel_core.abilities import DELETE, UPDATE
+from panel_core.composite_keys import CompositeKey
 from panel_core.decimals import refuse_inexact
 from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.errors import Conflict, InvalidInput, NotFound
@@ -54,7 +55,6 @@ from panel_core.query import (
 )
 from panel_core.resource import Resource
 from panel_core.search import FOLD_FUNCTION, needs_folding
-from panel_core.composite_keys import CompositeKey
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 

@@ -36,6 +36,7 @@ from django.db.models.functions import Cast
 from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWith
 
 from panel_core.abilities import DELETE, UPDATE
+from panel_core.composite_keys import CompositeKey
 from panel_core.decimals import refuse_inexact
 from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.errors import Conflict, InvalidInput, NotFound
@@ -108,14 +109,19 @@ class Store(BulkMethods, ActionMethods):
             f.name: model._meta.get_field(f.name).attname for f in resource.fields
         }
         self._columns = columns
-        self._uniques = tuple(f for f in resource.fields if f.unique or f.client_key)
+        self._uniques = tuple(
+            f for f in resource.fields if (f.unique or f.client_key) and not f.key_part
+        )
         self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
         self._decimals = {
             f.name: f.label for f in resource.fields if isinstance(f, Decimal)
         }
         self._key_name = resource.key_name()
-        self._key = columns[self._key_name]
+        # A composite key is Django's CompositePrimaryKey: ``pk=(a, b)``.
+        self._composite = bool(resource.key_parts)
+        self._key = "pk" if self._composite else columns[self._key_name]
+        self._part_columns = tuple(columns[name] for name in resource.key_parts)
         self._names = tuple(f.name for f in resource.readable_fields)
         # Never evaluated itself (it would cache rows): every use chains a copy.
         self._rows = self._manager.values(*self._names)
@@ -131,12 +137,13 @@ class Store(BulkMethods, ActionMethods):
         self._filters = {name: columns[name] for name in resource.filterable_fields}
         self._orders = {
             name: ([columns[name]], ["-" + columns[name]])
-            for name in (self._key_name, *resource.sortable_fields)
+            for name in (self._key_name, *resource.key_parts, *resource.sortable_fields)
         }
         self._orders.update(_orders_by_name(self._relations, self._orders))
         self._table = model._meta.db_table
         self._key_column = model._meta.get_field(self._key_name).column
-        self._integer_key = json_type(resource.key_field) == "integer"
+        integer = json_type(resource.key_field) == "integer"
+        self._integer_key = integer and not self._composite
         self._search = tuple(_searchable(resource, columns, n) for n in resource.search)
         self._tags = {
             tag.uri: Q(
@@ -203,7 +210,7 @@ class Store(BulkMethods, ActionMethods):
         if not self._referred():
             return None
         rows = self._manager.filter(*self.scope(actor), **{self._key + "__in": keys})
-        found = set(rows.values_list(self._key, flat=True))
+        found = set(self._keys_of(rows))
         reached = [key for key in dict.fromkeys(keys) if key in found]
         return self._rules.plan(self._uri, reached, self._tables)
 
@@ -278,7 +285,8 @@ class Store(BulkMethods, ActionMethods):
         Past the cap: the table's estimated size when unfiltered (PostgreSQL's
         planner statistics, else the largest integer key), else the cap plus one.
         """
-        keys = self._manager.filter(*conditions).order_by().values(self._key)
+        counted = self._part_columns[0] if self._composite else self._key
+        keys = self._manager.filter(*conditions).order_by().values(counted)
         found = keys[: ESTIMATE_CAP + 1].count()  # counts the keys alone
         if found <= ESTIMATE_CAP or conditions:
             return found
@@ -300,7 +308,7 @@ class Store(BulkMethods, ActionMethods):
     def fetch(self, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""
         scope = self.scope(actor)
-        if scope:
+        if scope or self._composite:  # the prepared read takes one key parameter
             for found in self._rows.filter(*scope, **{self._key: key}):
                 return dict(found)
         else:
@@ -314,7 +322,13 @@ class Store(BulkMethods, ActionMethods):
         """The keys of the records whose field ``name`` is ``value``, in key order
         (within ``actor``'s scope): the children a has-many field lists."""
         rows = self._manager.filter(*self.scope(actor), **{self._filters[name]: value})
-        return list(rows.order_by(self._key).values_list(self._key, flat=True))
+        return self._keys_of(rows.order_by(*(self._part_columns or (self._key,))))
+
+    def _keys_of(self, rows: models.QuerySet[Any]) -> list[Any]:
+        """The keys of ``rows`` (composite ones as ``CompositeKey``)."""
+        if not self._composite:
+            return list(rows.values_list(self._key, flat=True))
+        return [CompositeKey(row) for row in rows.values_list(*self._part_columns)]
 
     def create(self, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
@@ -400,7 +414,7 @@ class Store(BulkMethods, ActionMethods):
                 )
                 ruled = self._referred() and not self._soft
                 if "after_mass_deleted" in actor.lifecycle.hooks or ruled:
-                    found = set(rows.values_list(self._key, flat=True))
+                    found = set(self._keys_of(rows))
                     keys = [key for key in dict.fromkeys(keys) if key in found]
                 if ruled:
                     self._enforce(keys, "Nothing was deleted", many=True)

@@ -161,8 +161,8 @@ def _derive(cls: type[Resource]) -> None:
     cls.index_field_list = _chosen(cls, "index_fields", cls.readable_fields)
     cls.form_field_list = _chosen(cls, "form_fields", cls.writable_fields)
     cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
-    if not cls.default_sort:
-        cls.default_sort = "-" + cls.key_field.name
+    if not cls.default_sort:  # a composite key: its parts in order
+        cls.default_sort = cls.key_parts[0] if cls.key_parts else "-" + cls.key_name()
     _check_lookups(cls, where)
     _derive_display(cls, where)
     for many in cls.has_many:

@@ -112,6 +112,8 @@ class ListQuery:
     keyset: bool = False
     cursor: Cursor | None = None
     key: str = "id"
+    # A composite key's parts, in its order (the tie-break is all of them).
+    key_parts: tuple[str, ...] = ()
 
     @property
     def offset(self) -> int:
@@ -120,10 +122,11 @@ class ListQuery:
 
     @property
     def order(self) -> tuple[Sort, ...]:
-        """The sort, then the key ascending unless sorted by it: a total order."""
-        if any(term.name == self.key for term in self.sort):
-            return self.sort
-        return (*self.sort, Sort(self.key))
+        """The sort, then the key ascending unless sorted by it: a total order
+        (a composite key: each part the sort does not name yet)."""
+        named = {term.name for term in self.sort}
+        keys = self.key_parts or (self.key,)
+        return (*self.sort, *(Sort(key) for key in keys if key not in named))
 
     @property
     def backwards(self) -> bool:
@@ -271,6 +274,7 @@ def parse_list_query(
         total,
         keyset,
         key=resource.key_name(),
+        key_parts=resource.key_parts,
     )
     if keyset and values["cursor"]:
         cursor = decode_cursor(resource, query, values["cursor"])
@@ -330,6 +334,12 @@ def _check_cursor_mode(
 ) -> None:
     if "page" in values:
         errors["page"] = ["The page cannot be combined with a cursor."]
+    if resource.key_parts:
+        errors["cursor"] = [
+            "Cursor paging is not available for a composite key: "
+            "page with page= instead."
+        ]
+        return
     nullable = [t.name for t in sort if resource.field_map[t.name].accepts_null]
     messages = [
         f"'{name}' can be null: cursor paging needs a sort on non-null fields."

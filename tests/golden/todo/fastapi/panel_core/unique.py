@@ -42,10 +42,12 @@ class UniqueGroup:
 
 
 def unique_groups(resource: type[Resource]) -> tuple[UniqueGroup, ...]:
-    """The resource's groups, each with its 422 message."""
+    """The resource's groups, each with its 422 message; a composite key's parts
+    are the first (a pair already stored is refused like any taken group)."""
+    groups = [resource.key_parts] if resource.key_parts else []
     return tuple(
         UniqueGroup(tuple(names), taken_message(resource, names))
-        for names in resource.unique_together
+        for names in [*groups, *resource.unique_together]
     )
 
 

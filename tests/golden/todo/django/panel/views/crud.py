@@ -88,7 +88,7 @@ class CollectionView(_CrudView):
         panel = registry().get(resourceUri)
         values = panel.inputs.for_create(read_body(request))
         record = panel.store.create(values, actor(request, panel))
-        key = record[panel.resource.key_name()]
+        key = panel.resource.key_of(record)
         if not wants_json(request):
             return back(request, _index_page(panel), "Saved.")
         return saved_response(

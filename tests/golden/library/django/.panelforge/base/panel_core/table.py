@@ -113,10 +113,9 @@ def rows(
     labels: Mapping[str, Mapping[Any, str]],
 ) -> list[Row]:
     """The table's rows: each record's cells, and links to its pages."""
-    key_name = resource.key_name()
     found = []
     for record in records:
-        key = record[key_name]
+        key = resource.key_of(record)
         cells = [
             shorten(display(f, record[f.name], labels.get(f.name)))
             for f in table_fields(resource)

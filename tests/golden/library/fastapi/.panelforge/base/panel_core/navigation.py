@@ -197,10 +197,11 @@ class Navigation:
     def _key(self, key_or_record: Any) -> Any:
         if not isinstance(key_or_record, Mapping):
             return key_or_record
-        name = self.key_name()
-        if name not in key_or_record:
-            raise ValueError(f"the record has no {name!r} key")
-        return key_or_record[name]
+        names = self.key_parts or (self.key_name(),)
+        missing = [name for name in names if name not in key_or_record]
+        if missing:
+            raise ValueError(f"the record has no {missing[0]!r} key")
+        return self.key_of(key_or_record)
 
 
 def _matches(candidate: Page, page: PageRef) -> bool:

@@ -134,7 +134,7 @@ async def store(request: Request, panel: Panel) -> Response:
     record = await run_in_threadpool(
         panel.store.create, _engine(request), values, actor(request, panel)
     )
-    key = record[panel.resource.key_name()]
+    key = panel.resource.key_of(record)
     if not wants_json(request):
         return back(request, _index_page(panel), "Saved.")
     return saved_response(
