@@ -80,7 +80,8 @@ CUSTOMISATION_NAMES = frozenset(
 RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
     (
         "uri title model fields search query_tags methods per_page max_per_page"
-        " default_sort key_field field_map writable_fields creatable_fields"
+        " default_sort key_field key_fields key_parts key_of field_map"
+        " writable_fields creatable_fields"
         " readable_fields display display_parts display_fields soft_delete"
         " unique_together has_many has_many_map actions bulk_update all_actions"
         " sortable_fields filterable_fields query_tag_map key_name pages get_pages"

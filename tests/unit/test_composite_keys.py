@@ -92,7 +92,7 @@ def kernel_resource():
 def test_a_resource_declares_its_key_parts_and_reads_a_record_key() -> None:
     resource, link = kernel_resource()
     assert [f.name for f in link.key_fields] == ["playlist", "shelf"]
-    assert link.default_sort == "-playlist"
+    assert link.default_sort == "playlist"
     assert all(f.client_key and not f.writable for f in link.key_fields)
     assert [f.name for f in link.creatable_fields] == ["playlist", "shelf", "position"]
     key = link.key_of({"playlist": 3, "shelf": "a,b", "position": 1})
