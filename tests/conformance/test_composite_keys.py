@@ -306,3 +306,15 @@ def test_the_pages_link_each_record_by_its_whole_key(
             assert shown["fastapi"][0] == 200
     _both(apis, "DELETE", crud(LINK, link_key))
     _both(apis, "DELETE", crud(LABEL, label_key))
+
+
+def test_a_part_s_record_is_not_deleted_while_link_rows_refer_to_it(
+    apis: dict[str, Api], tunes: dict[str, list[int]]
+) -> None:
+    _, p2 = tunes["playlists"]
+    _, t2, _ = tunes["tracks"]
+    assert _link(apis, p2, t2, 1)[0] == 201
+    status, body, _ = _both(apis, "DELETE", crud(PLAYLIST, p2))
+    assert status == 409
+    assert body["references"][0]["resource"] == LINK.uri
+    assert _both(apis, "DELETE", crud(LINK, f"{p2},{t2}"))[0] == 200

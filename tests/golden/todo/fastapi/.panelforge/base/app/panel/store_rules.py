@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Column, Connection, delete, select, update
+from sqlalchemy import Column, Connection, Tuple, delete, select, update
+
+from panel_core.composite_keys import CompositeKey
 
 _CHUNK = 500
 
 
 class Tables:
-    """The tables of the registered resources (their key columns, by URI key)."""
+    """The tables of the registered resources (their key columns, by URI key; a
+    composite key's is the row value of its parts)."""
 
     def __init__(self, connection: Connection, keys: Mapping[str, Column[Any]]) -> None:
         self._connection = connection
@@ -23,17 +26,18 @@ class Tables:
 
     def referring(self, uri: str, field: str, keys: Sequence[Any]) -> list[Any]:
         """The keys of the records of ``uri`` whose ``field`` holds one of ``keys``."""
-        key = self._keys[uri]
-        column = key.table.c[field]
+        parts = _parts(self._keys[uri])
+        column = parts[0].table.c[field]
         found: list[Any] = []
         for chunk in _chunks(keys):
-            statement = select(key).where(column.in_(chunk)).order_by(key)
-            found += self._connection.execute(statement).scalars()
+            statement = select(*parts).where(column.in_(chunk)).order_by(*parts)
+            rows = self._connection.execute(statement)
+            found += rows.scalars() if len(parts) == 1 else map(CompositeKey, rows)
         return found
 
     def clear(self, uri: str, field: str, keys: Sequence[Any]) -> None:
         """Set ``field`` to null where it holds one of ``keys``."""
-        column = self._keys[uri].table.c[field]
+        column = _parts(self._keys[uri])[0].table.c[field]
         for chunk in _chunks(keys):
             statement = update(column.table).where(column.in_(chunk))
             self._connection.execute(statement.values({field: None}))
@@ -42,7 +46,13 @@ class Tables:
         """Delete the records of ``uri`` with these keys, for good."""
         key = self._keys[uri]
         for chunk in _chunks(keys):
-            self._connection.execute(delete(key.table).where(key.in_(chunk)))
+            table = _parts(key)[0].table
+            self._connection.execute(delete(table).where(key.in_(chunk)))
+
+
+def _parts(key: Any) -> tuple[Column[Any], ...]:
+    """The key's columns: one, or a composite key's parts."""
+    return tuple(key.clauses) if isinstance(key, Tuple) else (key,)
 
 
 def _chunks(keys: Sequence[Any]) -> list[Sequence[Any]]:
