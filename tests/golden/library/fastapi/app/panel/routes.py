@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.config import Settings
 from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
+from panel_core.after_save import SAVE_CHOICE, after_save
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -136,7 +137,7 @@ async def store(request: Request, panel: Panel) -> Response:
     )
     key = record[panel.resource.key_name()]
     if not wants_json(request):
-        return back(request, _index_page(panel), "Saved.")
+        return back(request, *_after_save(request, panel, record, created=True))
     return saved_response(
         record,
         redirect=form_page_url(panel.uri, key),
@@ -179,7 +180,7 @@ async def update(request: Request, panel: Panel) -> Response:
         panel.store.update, _engine(request), key, values, acting, expected
     )
     if not wants_json(request):
-        return back(request, _index_page(panel), "Saved.")
+        return back(request, *_after_save(request, panel, record, created=False))
     return saved_response(record, redirect=form_page_url(panel.uri, key))
 
 
@@ -232,6 +233,14 @@ def _mass_confirmation(
     plan = panel.store.mass_deletion(engine, [key for key, _ in records], acting)
     redirect = form_value(request, "_redirect")
     return mass_delete_question(panel, plan, records, redirect=redirect)
+
+
+def _after_save(
+    request: Request, panel: PanelResource, record: dict[str, Any], *, created: bool
+) -> tuple[str, str]:
+    """Where the saved form goes (its ``_save`` button) and what it says there."""
+    choice = form_value(request, SAVE_CHOICE)
+    return after_save(panel, record, choice, created=created)
 
 
 def _index_page(panel: PanelResource) -> str:

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from panel_core.abilities import DELETE, VIEW
+from panel_core.after_save import SAVE_CHOICE, after_save
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -90,7 +91,7 @@ class CollectionView(_CrudView):
         record = panel.store.create(values, actor(request, panel))
         key = record[panel.resource.key_name()]
         if not wants_json(request):
-            return back(request, _index_page(panel), "Saved.")
+            return back(request, *_after_save(request, panel, record, created=True))
         return saved_response(
             record,
             redirect=form_page_url(panel.uri, key),
@@ -159,7 +160,7 @@ class ItemView(_CrudView):
         values = panel.inputs.for_update(body)
         record = panel.store.update(key, values, actor(request, panel), expected)
         if not wants_json(request):
-            return back(request, _index_page(panel), "Saved.")
+            return back(request, *_after_save(request, panel, record, created=False))
         return saved_response(record, redirect=form_page_url(panel.uri, key))
 
     patch = put
@@ -224,6 +225,14 @@ def _expected(request: HttpRequest) -> Expected | None:
         form_value(request, VERSION_FIELD),
         required=settings.PANEL_REQUIRE_IF_MATCH,
     )
+
+
+def _after_save(
+    request: HttpRequest, panel: PanelResource, record: dict[str, Any], *, created: bool
+) -> tuple[str, str]:
+    """Where the saved form goes (its ``_save`` button) and what it says there."""
+    choice = form_value(request, SAVE_CHOICE)
+    return after_save(panel, record, choice, created=created)
 
 
 def _index_page(panel: PanelResource) -> str:
