@@ -23,8 +23,8 @@ from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hasmanychecks import has_many_issues
-from .metricchecks import metric_issues
 from .hints import shown
+from .metricchecks import metric_issues
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues

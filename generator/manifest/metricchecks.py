@@ -48,7 +48,9 @@ def metric_issues(
             continue
         yield from _aggregate_issues(resource, where, metric)
         conditions = metric.get("filter")
-        for field, value in (conditions if isinstance(conditions, dict) else {}).items():
+        for field, value in (
+            conditions if isinstance(conditions, dict) else {}
+        ).items():
             yield from filter_issues(resource, (*where, "filter", field), value)
 
 

@@ -227,7 +227,9 @@ def _field_list_issues(resource: CheckedResource) -> Iterator[Issue]:
                 yield resource.issue((key, index), message, "M027", hint)
 
 
-def _needs_a_request(resource: CheckedResource, name: str, spec: dict[str, Any]) -> bool:
+def _needs_a_request(
+    resource: CheckedResource, name: str, spec: dict[str, Any]
+) -> bool:
     """Whether every create request must give field ``name`` a value."""
     if "default" in spec:
         return False

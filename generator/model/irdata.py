@@ -75,7 +75,8 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
     del data["metrics"]
     if resource.metrics:  # recorded only when declared
         data["metrics"] = [
-            {**asdict(m), "filter": [list(p) for p in m.filter]} for m in resource.metrics
+            {**asdict(m), "filter": [list(p) for p in m.filter]}
+            for m in resource.metrics
         ]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}

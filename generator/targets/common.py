@@ -24,7 +24,7 @@ from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .action_source import action_fields, action_lines, field_call
 from .has_many_source import has_many_calls
-from .metric_source import metric_calls
+from .metric_source import metric_lines
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -135,10 +135,7 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     if resource.has_many:
         calls = has_many_calls(resource, project)
         lines.append(tuple_assignment("has_many", calls, indent=1))
-    if resource.metrics:
-        lines.append(tuple_assignment("metrics", metric_calls(resource), indent=1))
-    return lines + action_lines(resource, project)
-
+    return lines + metric_lines(resource) + action_lines(resource, project)
 
 
 def resource_import(resource: ir.Resource) -> str:

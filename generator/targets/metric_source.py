@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import ir
-from .pysource import call, literal
+from .pysource import call, literal, tuple_assignment
 
 
 def metric_calls(resource: ir.Resource) -> list[str]:
@@ -18,3 +18,10 @@ def metric_calls(resource: ir.Resource) -> list[str]:
             args.append(literal(dict(metric.filter)))
         calls.append(call("Metric", args, indent=2, suffix=","))
     return calls
+
+
+def metric_lines(resource: ir.Resource) -> list[str]:
+    """``metrics = (...)``, when the resource declares metrics."""
+    if not resource.metrics:
+        return []
+    return [tuple_assignment("metrics", metric_calls(resource), indent=1)]

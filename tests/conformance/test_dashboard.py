@@ -210,9 +210,7 @@ def _metrics(orders: list[dict[str, Any]]) -> dict[str, Any]:
             sum((Decimal(o["total"]) for o in open_orders if o["total"]), Decimal(0))
         ),
         "average_total": str((sum(totals) / len(totals)).quantize(Decimal("0.01"))),
-        "paid_items": sum(
-            o["items"] or 0 for o in orders if o["status"] == "paid"
-        ),
+        "paid_items": sum(o["items"] or 0 for o in orders if o["status"] == "paid"),
         "average_weight": round(sum(weights) / len(weights), 2),
     }
 

@@ -68,7 +68,9 @@ def resource_summary(
     for record in body["data"]:
         key = record[key_name]
         url = page_url(panel.uri, "detail-page", key) if can_view else None
-        latest.append({"key": key, "label": record_label(resource, key, record), "url": url})
+        latest.append(
+            {"key": key, "label": record_label(resource, key, record), "url": url}
+        )
     return {
         "name": resource.name,
         "uri": panel.uri,

@@ -33,7 +33,9 @@ def dashboard_schemas(*, v30: bool) -> Doc:
         value = {"type": [*scalar, "null"]}
     return {
         f"{_SCHEMA}Record": _object(
-            key={"oneOf": [{"type": "integer"}, string]}, label=string, url=nullable_string
+            key={"oneOf": [{"type": "integer"}, string]},
+            label=string,
+            url=nullable_string,
         ),
         f"{_SCHEMA}Metric": _object(
             name=string,
@@ -77,4 +79,6 @@ def dashboard_paths(prefix: str, *, jwt: bool) -> Doc:
         "operationId": "dashboard",
         "responses": by_status({"200": reply("The dashboard.", _SCHEMA)}, "401", "406"),
     }
-    return {f"{prefix}/dashboard": {"get": with_login(op, "get", jwt=jwt, prefix=prefix)}}
+    return {
+        f"{prefix}/dashboard": {"get": with_login(op, "get", jwt=jwt, prefix=prefix)}
+    }

@@ -229,6 +229,16 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
                     f"{where}: query tag {tag.uri!r} filters unknown field {name!r}"
                 )
     for metric in cls.metrics:
+        if metric.aggregate not in ("count", "sum", "avg"):
+            raise DeclarationError(
+                f"{where}: metric {metric.name!r}: aggregate {metric.aggregate!r} "
+                "is not count, sum or avg"
+            )
+        if (metric.field is None) != (metric.aggregate == "count"):
+            raise DeclarationError(
+                f"{where}: metric {metric.name!r}: count takes no field, "
+                "sum and avg one"
+            )
         for name in (*metric.filter, *([metric.field] if metric.field else [])):
             if name not in cls.field_map:
                 raise DeclarationError(
