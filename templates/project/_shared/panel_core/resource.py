@@ -228,6 +228,11 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
                 raise DeclarationError(
                     f"{where}: query tag {tag.uri!r} filters unknown field {name!r}"
                 )
+    _check_metrics(cls, where)
+
+
+def _check_metrics(cls: type[Resource], where: str) -> None:
+    """Refuse a metric that cannot be worked out (``panel_core.metrics``)."""
     for metric in cls.metrics:
         if metric.aggregate not in ("count", "sum", "avg"):
             raise DeclarationError(

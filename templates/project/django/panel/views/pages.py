@@ -9,17 +9,17 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.children import prefilled_values
+from panel_core.dashboard import dashboard_context
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
-from panel_core.dashboard import dashboard_context
 
 from ..accept import wants_page_json
-from .dashboard import dashboard_summaries
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
 from ..resource_pages import detail_page, form_page, index_page
 from ..site import site
 from ..templating import render
+from .dashboard import dashboard_summaries
 
 
 def _page_resource(request: HttpRequest, uri: str) -> PanelResource:

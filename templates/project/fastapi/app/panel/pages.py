@@ -18,8 +18,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 from panel_core.children import prefilled_values
-from panel_core.pages import FRAGMENT
 from panel_core.dashboard import dashboard_context
+from panel_core.pages import FRAGMENT
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
