@@ -43,6 +43,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    null,
     or_,
     select,
     text,
@@ -245,7 +246,7 @@ class Store(BulkMethods, ActionMethods):
             column = self._table.c[metric.field] if metric.field else literal(1)
             if conditions:
                 column = case((and_(*conditions), column))
-            total = func.sum(column) if metric.field else literal(None)
+            total = func.sum(column) if metric.field else null()
             terms += [total, func.count(column)]
         statement = select(*terms).select_from(self._table).where(*self.scope(actor))
         with transaction(engine) as connection:
