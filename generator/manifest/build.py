@@ -80,6 +80,20 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
             build_action(action, options) for action, options in _items(spec, "actions")
         ),
         bulk_update=tuple(spec.get("bulk_update", ())),
+        metrics=tuple(
+            build_metric(metric, options) for metric, options in _items(spec, "metrics")
+        ),
+    )
+
+
+def build_metric(name: str, spec: dict[str, Any]) -> ir.Metric:
+    """A dashboard metric; its label defaults to the humanized name."""
+    return ir.Metric(
+        name=name,
+        label=spec.get("label", naming.humanize(name)),
+        aggregate=spec["aggregate"],
+        field=spec.get("field"),
+        filter=tuple(spec.get("filter", {}).items()),
     )
 
 

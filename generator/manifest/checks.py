@@ -24,6 +24,7 @@ from .docschecks import docs_issues
 from .fieldvalues import field_type
 from .hasmanychecks import has_many_issues
 from .hints import shown
+from .metricchecks import metric_issues
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
@@ -51,6 +52,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
         issues += action_issues(document, name, spec, key_types)
+        issues += metric_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
     issues += _clash_issues(document, resources)

@@ -79,7 +79,7 @@ CUSTOMISATION_NAMES = frozenset(
 # helpers) and the customisation names: an async method of that name would replace it.
 RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
     (
-        "uri title model fields search query_tags methods per_page max_per_page"
+        "uri title model fields search query_tags metrics methods per_page max_per_page"
         " default_sort key_field field_map writable_fields creatable_fields"
         " readable_fields display display_parts display_fields soft_delete"
         " unique_together has_many has_many_map actions bulk_update all_actions"

@@ -157,6 +157,18 @@ class QueryTag:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """A value card of the dashboard (``metrics`` of a resource): ``count`` of the
+    records, or ``sum`` / ``avg`` of a number ``field``, over those ``filter`` keeps."""
+
+    name: str
+    label: str
+    aggregate: str
+    field: str | None = None
+    filter: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class Action:
     """Something users do to the records they select (``actions`` of a resource),
     run by the function of the same name in the resource's hooks module."""
@@ -204,6 +216,7 @@ class Resource:
     unique_together: tuple[tuple[str, ...], ...] = ()
     actions: tuple[Action, ...] = ()
     bulk_update: tuple[str, ...] = ()  # fields a built-in "set" action sets
+    metrics: tuple[Metric, ...] = ()  # the dashboard's value cards
 
     @property
     def key_field(self) -> Field:

@@ -72,6 +72,12 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
         data["actions"] = [_action_to_data(a) for a in resource.actions]
     if not resource.bulk_update:
         del data["bulk_update"]
+    del data["metrics"]
+    if resource.metrics:  # recorded only when declared
+        data["metrics"] = [
+            {**asdict(m), "filter": [list(p) for p in m.filter]}
+            for m in resource.metrics
+        ]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -97,6 +103,10 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
     values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
     values["bulk_update"] = tuple(data.get("bulk_update", ()))
+    values["metrics"] = tuple(
+        ir.Metric(**{**m, "filter": tuple(tuple(p) for p in m["filter"])})
+        for m in data.get("metrics", ())
+    )
     return ir.Resource(**values)
 
 

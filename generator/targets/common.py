@@ -24,6 +24,7 @@ from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .action_source import action_fields, action_lines, field_call
 from .has_many_source import has_many_calls
+from .metric_source import metric_lines
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -101,8 +102,8 @@ def _tuple_line(name: str, values: tuple[Any, ...]) -> str:
 
 def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """The optional class attributes (search, query_tags, methods, index_fields,
-    readonly_fields, display, soft_delete, unique_together, actions, bulk_update),
-    when declared."""
+    readonly_fields, display, soft_delete, unique_together, has_many, metrics,
+    actions, bulk_update), when declared."""
     lines = []
     if resource.search:
         lines.append(_tuple_line("search", resource.search))
@@ -134,12 +135,13 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     if resource.has_many:
         calls = has_many_calls(resource, project)
         lines.append(tuple_assignment("has_many", calls, indent=1))
-    return lines + action_lines(resource, project)
+    return lines + metric_lines(resource) + action_lines(resource, project)
 
 
 def resource_import(resource: ir.Resource) -> str:
     """``from panel_core.resource import ...``: what the declaration uses."""
     names = ["HasMany"] * bool(resource.has_many)
+    names += ["Metric"] * bool(resource.metrics)
     names += ["QueryTag"] * bool(resource.query_tags)
     return from_import(f"{KERNEL}.resource", [*names, "Resource"])
 

@@ -127,6 +127,8 @@ ROUTES: Mapping[str, Route] = {
     route.name: route
     for route in (
         Route("index", ("GET",), ("",)),
+        # The home page's dashboard as JSON (``panel_core.dashboard``).
+        Route("dashboard", ("GET",), ("/dashboard",)),
         Route("login", ("GET",), ("/login",)),
         Route("authenticate", ("POST",), ("/authenticate",)),
         Route("logout", ("POST", "DELETE"), ("/logout",)),

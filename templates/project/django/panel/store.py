@@ -31,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connections, models, transaction
-from django.db.models import Func, Max, Q, TextField, Value
+from django.db.models import Count, Func, Max, Q, Sum, TextField, Value
 from django.db.models.functions import Cast
 from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWith
 
@@ -43,6 +43,7 @@ from panel_core.fields import Decimal, json_type
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
+from panel_core.metrics import metric_query
 from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
@@ -296,6 +297,26 @@ class Store(BulkMethods, ActionMethods):
         else:
             estimate = None
         return max(found, int(estimate or 0))
+
+    def metric_totals(self, actor: Actor) -> list[tuple[Any, int]]:
+        """Each metric's ``(sum, count)`` within ``actor``'s scope, all in one query
+        (``panel_core.metrics``)."""
+        metrics = self._resource.metrics
+        if not metrics:
+            return []
+        terms: dict[str, Any] = {}
+        for index, metric in enumerate(metrics):
+            conditions = self._conditions(metric_query(self._resource, metric))
+            where = Q(*conditions) if conditions else None
+            column = self._columns[metric.field] if metric.field else self._key
+            if metric.field:
+                terms[f"sum{index}"] = Sum(column, filter=where)
+            terms[f"count{index}"] = Count(column, filter=where)
+        found = self._manager.filter(*self.scope(actor)).aggregate(**terms)
+        return [
+            (found.get(f"sum{index}"), int(found[f"count{index}"]))
+            for index in range(len(metrics))
+        ]
 
     def fetch(self, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""

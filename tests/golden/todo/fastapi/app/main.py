@@ -13,6 +13,7 @@ from app.core.db import create_db_engine, loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router
+from app.panel.dashboard import router as dashboard_router
 from app.panel.errors import install_error_handlers
 from app.panel.login import router as login_router
 from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
@@ -79,6 +80,7 @@ def create_app(
     app.include_router(record_actions_router, prefix=prefix)
     app.include_router(actions_router, prefix=prefix)
     app.include_router(login_router, prefix=prefix)
+    app.include_router(dashboard_router, prefix=prefix)
     app.include_router(trash_router, prefix=prefix)
     install_docs(app, settings)
     # Last: "/resource/{resourceUri}/{pageUri}" would also match the routes above.

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import openapi_schemas as schemas
 from .openapi_actions import action_paths
+from .openapi_dashboard import DASHBOARD_TAG, dashboard_paths, dashboard_schemas
 from .openapi_paths import (
     CSRF_HEADER,
     ITEM_PARAMETER,
@@ -243,9 +244,12 @@ def build_openapi(
     """
     v30 = openapi_version.startswith("3.0.")
     prefix = prefix.rstrip("/")
-    tags = [AUTH_TAG]
-    schema_groups = [schemas.shared_schemas(v30=v30, jwt=jwt)]
-    path_groups = [_auth_paths(prefix, jwt=jwt)]
+    tags = [AUTH_TAG, DASHBOARD_TAG]
+    schema_groups = [
+        schemas.shared_schemas(v30=v30, jwt=jwt),
+        dashboard_schemas(v30=v30),
+    ]
+    path_groups = [_auth_paths(prefix, jwt=jwt), dashboard_paths(prefix, jwt=jwt)]
     keys = {resource.uri: resource.key_field for resource in resources}
     for resource in resources:
         model = schemas.model_name(resource)

@@ -1,4 +1,5 @@
-"""The declarative base of every resource, and its named list filters (query tags).
+"""The declarative base of every resource, its named list filters (query tags) and
+its dashboard metrics.
 
 A resource class only declares; lookups derived from the declaration are computed once,
 when the class is created, so no request pays for them and a mistake fails at import.
@@ -6,6 +7,7 @@ when the class is created, so no request pays for them and a mistake fails at im
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -29,6 +31,20 @@ class QueryTag:
     uri: str
     label: str
     filter: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A value card of the dashboard: ``count`` of the records, or ``sum`` / ``avg``
+    of a number field, over those holding the ``filter``'s exact values
+    (``panel_core.metrics``)."""
+
+    name: str
+    label: str
+    aggregate: str
+    field: str | None = None
+    # Not ``field(...)``: the attribute above shadows dataclasses' ``field`` here.
+    filter: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -86,6 +102,8 @@ class Resource(ResourceHooks, Navigation):
     # and the fields a built-in ``set_<field>`` action sets on them.
     actions: ClassVar[tuple[Action, ...]] = ()
     bulk_update: ClassVar[tuple[str, ...]] = ()
+    # The dashboard's value cards of this resource (``Metric``).
+    metrics: ClassVar[tuple[Metric, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
     key_field: ClassVar[Field]
@@ -209,6 +227,27 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
             if name not in cls.field_map:
                 raise DeclarationError(
                     f"{where}: query tag {tag.uri!r} filters unknown field {name!r}"
+                )
+    _check_metrics(cls, where)
+
+
+def _check_metrics(cls: type[Resource], where: str) -> None:
+    """Refuse a metric that cannot be worked out (``panel_core.metrics``)."""
+    for metric in cls.metrics:
+        if metric.aggregate not in ("count", "sum", "avg"):
+            raise DeclarationError(
+                f"{where}: metric {metric.name!r}: aggregate {metric.aggregate!r} "
+                "is not count, sum or avg"
+            )
+        if (metric.field is None) != (metric.aggregate == "count"):
+            raise DeclarationError(
+                f"{where}: metric {metric.name!r}: count takes no field, "
+                "sum and avg one"
+            )
+        for name in (*metric.filter, *([metric.field] if metric.field else [])):
+            if name not in cls.field_map:
+                raise DeclarationError(
+                    f"{where}: metric {metric.name!r} names unknown field {name!r}"
                 )
 
 
