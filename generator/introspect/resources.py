@@ -13,6 +13,7 @@ from typing import Any
 
 from ..model import naming
 from .catalog import Catalog, Column, ForeignKey, Table
+from .adopted import adopted_facts
 from .checks import enum_check
 from .drafts import Draft, Key
 from .keys import table_key
@@ -200,6 +201,7 @@ def _resource_data(resource: Draft, notes: list[str]) -> dict[str, Any]:
     display = _display(resource)
     if display:
         data["display"] = display
+    data["adopted"] = adopted_facts(resource)  # the table exists: never created
     return data
 
 

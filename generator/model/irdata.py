@@ -72,6 +72,10 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
         data["actions"] = [_action_to_data(a) for a in resource.actions]
     if not resource.bulk_update:
         del data["bulk_update"]
+    if not resource.adopted:  # recorded only when adopted
+        del data["adopted"], data["table_indexes"]
+    else:
+        data["table_indexes"] = [asdict(i) for i in resource.table_indexes]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -97,6 +101,10 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
     values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
     values["bulk_update"] = tuple(data.get("bulk_update", ()))
+    values["table_indexes"] = tuple(
+        ir.TableIndex(i["name"], tuple(i["fields"]), i["unique"], i["constraint"])
+        for i in data.get("table_indexes", ())
+    )
     return ir.Resource(**values)
 
 
@@ -125,7 +133,10 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "default_sql" or field.default_sql)
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
+        and f.name != "stored"
     }
+    if field.stored is not None:  # recorded only for an adopted table's columns
+        data["stored"] = asdict(field.stored)
     if field.has_default:
         data["default"] = field.default
     if field.is_decimal:  # exact values are recorded as their text
@@ -140,6 +151,8 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    if values.get("stored") is not None:
+        values["stored"] = ir.Stored(**values["stored"])
     if values.get("relation") and "on_delete" not in values:
         values["on_delete"] = _rule_before_delete_rules(values)
     if values.get("format") == "decimal":
