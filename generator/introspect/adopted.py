@@ -31,8 +31,10 @@ def adopted_facts(resource: Draft) -> dict[str, Any] | bool:
         is_int = isinstance(column.type, sa.Integer)
         if keyed and is_int and not isinstance(column.type, sa.BigInteger):
             facts.setdefault("int32", []).append(name)
-        if isinstance(column.type, sa.DateTime) and not column.type.timezone:
-            facts.setdefault("naive", []).append(name)
+        if isinstance(column.type, sa.TIMESTAMP) and not column.type.timezone:
+            facts.setdefault("naive", []).append(name)  # (SQLite: declared so)
+    if table.column(resource.key.column).nullable:  # SQLite: no NOT NULL written
+        facts["key_nullable"] = True
     for kind, index, columns in table.named:
         members = [names.get(c) for c in columns]
         if None in members or (kind != "index" and columns == table.primary_key):

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import naming
-from .catalog import Catalog, Column, ForeignKey, Table
 from .adopted import adopted_facts
+from .catalog import Catalog, Column, ForeignKey, Table
 from .checks import enum_check
 from .drafts import Draft, Key
 from .keys import table_key

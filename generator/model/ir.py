@@ -63,7 +63,8 @@ class Stored:
     """
 
     int32: bool = False  # a 32-bit INTEGER (a key or relation: BIGINT otherwise)
-    naive: bool = False  # a timestamp without time zone
+    naive: bool = False  # a TIMESTAMP without time zone
+    nullable_key: bool = False  # a key column declared without NOT NULL (SQLite)
     index: str | None = None  # its one-column index (unique with ``unique_index``)
     unique_index: bool = False
     unique: str | None = None  # its one-column UNIQUE constraint ("": unnamed)

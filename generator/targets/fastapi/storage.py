@@ -55,7 +55,7 @@ def _string_type(field: ir.Field) -> str:
         "date-time": "sa.DateTime(timezone=True)",
     }
     if field.format == "date-time" and naive(field):
-        return "sa.DateTime"
+        return "sa.TIMESTAMP"
     if field.format in by_format:
         return by_format[field.format]
     if field.max_length:
@@ -164,6 +164,9 @@ def column_args(
     )
     if big_key(field):
         return [*named[:1], "BigKey", "primary_key=True", *named[1:]]
+    if field.stored and field.stored.nullable_key:  # as the adopted table says
+        args = [_model_type(field), "primary_key=True", "nullable=True"]
+        return named[:1] + args + named[1:]
     args = named[:1] + (
         [
             _relation_type(field, project),
