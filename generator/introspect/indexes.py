@@ -18,16 +18,20 @@ def named_indexes(inspector: Any, table: str) -> tuple[Named, ...]:
 
 
 def _named(inspector: Any, table: str) -> Iterator[Named]:
+    constraints = set()
     for constraint in inspector.get_unique_constraints(table):
         columns = tuple(constraint["column_names"])
         if constraint.get("name") and columns:
+            constraints.add(constraint["name"])
             yield ("unique", constraint["name"], columns)
     for index in inspector.get_indexes(table):
         columns = tuple(index.get("column_names") or ())
         options = index.get("dialect_options") or {}
         partial = options.get("postgresql_where") or options.get("sqlite_where")
-        if index.get("duplicates_constraint") or partial or not columns:
-            continue  # a constraint's own index, or one a manifest cannot say
+        # A constraint's own index (MariaDB lists it under the constraint's name)
+        own = index.get("duplicates_constraint") or index["name"] in constraints
+        if own or partial or not columns:
+            continue  # or one a manifest cannot say
         if None in columns or index.get("expressions"):
             continue
         kind = "unique_index" if index.get("unique") else "index"

@@ -255,7 +255,7 @@ def test_a_column_added_to_and_dropped_from_an_adopted_table(
         dropped = changed(
             panel.manifest,
             ("      city: {type: string, maxLength: 60, nullable: true}\n", ""),
-            ("indexes: {customer_city_idx: [city]}, ", ""),
+            ("      indexes: {customer_city_idx: [city]}\n", ""),
         )
         out = panel.applied(dropped, "--allow-drop", "Customer.city")
         assert "drop column customer.city" in out, out

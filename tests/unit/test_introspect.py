@@ -348,6 +348,8 @@ def test_build_manifest_and_its_text() -> None:
                 },
                 "required": ["title"],
                 "display": "title",
+                # the table exists: its 32-bit keys said, so the models match it
+                "adopted": {"int32": ["id", "parent_id"]},
             }
         },
     }
