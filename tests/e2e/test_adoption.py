@@ -28,7 +28,7 @@ import sqlalchemy as sa
 import yaml
 from adoption_schema import LARGEST_KEY, POSTGRES, SQLITE, TABLES
 from conformance.support import PASSWORD, Api, Deployment, crud
-from conftest import postgres_database, run_panelforge, sqlalchemy_url
+from conftest import postgres_database, run_panelforge
 from test_change_matrix import Panel, changed, query
 
 from generator.manifest.load import load_manifest
