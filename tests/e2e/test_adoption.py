@@ -266,7 +266,8 @@ def test_a_column_added_to_and_dropped_from_an_adopted_table(
             panel.manifest,
             ("      name: {type: string, maxLength: 80}\n      created_at",
              "      name: {type: string, maxLength: 80}\n"
-             "      phone: {type: string, maxLength: 30, nullable: true}\n"
+             "      phone: {type: string, maxLength: 30, nullable: true,"
+             " unique: true}\n"
              "      created_at"),
         )  # fmt: skip
         out = panel.applied(added)
@@ -283,3 +284,26 @@ def test_a_column_added_to_and_dropped_from_an_adopted_table(
         files = panel.files()
         assert result.returncode == 0 and panel.generate(panel.manifest).returncode == 0
         assert panel.files() == files
+
+
+@pytest.mark.parametrize("framework", ["fastapi", "django"])
+def test_migrating_onto_existing_tables_without_adopting_them_says_what_to_do(
+    tmp_path: Path, framework: str
+) -> None:
+    with shop("sqlite", tmp_path) as url:
+        manifest = tmp_path / "shop.yaml"
+        assert run_panelforge("inspect", url, "-o", str(manifest)).returncode == 0
+        data = yaml.safe_load(manifest.read_text())
+        for resource in data["resources"].values():
+            del resource["adopted"]
+        panel = Panel(tmp_path, framework, url, manifest=yaml.safe_dump(data))
+        result = panel.generate(panel.manifest, "--quiet")
+        assert result.returncode == 0, result.stdout + result.stderr
+        before = schema_dump(url)
+        failed = panel.manage("migrate")
+        assert failed.returncode == 1, failed.stdout + failed.stderr
+        assert "Traceback" not in failed.stderr
+        assert "already exists" in failed.stderr
+        assert "hint: the table customer exists already" in failed.stderr
+        assert "'adopted:'" in failed.stderr
+        assert schema_dump(url) == before

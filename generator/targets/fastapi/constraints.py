@@ -56,9 +56,24 @@ def dropped_groups(change: TableChange) -> list[str]:
 
 
 def created_groups(change: TableChange) -> list[str]:
-    """``batch_op.create_unique_constraint`` of each group the change makes."""
+    """``batch_op.create_unique_constraint`` of each group the change makes, and of
+    each unique field added to an adopted table (unique by a constraint there, named
+    as the models' naming convention names it)."""
     _, created = change.unique_groups()
-    return [
+    table = change.after.table
+    adopted = [
+        call(
+            "batch_op.create_unique_constraint",
+            [
+                f"op.f({literal(f'uq_{table}_{f.column_name}')})",
+                literal([f.column_name]),
+            ],
+            indent=2,
+        )
+        for f in change.added
+        if f.stored is not None and f.stored.unique == ""
+    ]
+    return adopted + [
         call(
             "batch_op.create_unique_constraint",
             [
