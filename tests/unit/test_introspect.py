@@ -388,10 +388,12 @@ def test_keys_the_database_does_not_assign_are_noted() -> None:
     assert resources["Code"] == {
         "key": "code",
         "fields": {"code": {"type": "integer"}},
+        "adopted": {"int32": ["code"]},
     }
     assert resources["Token"] == {
         "key": "id",
         "fields": {"id": {"type": "string", "format": "uuid"}},
+        "adopted": True,  # as panelforge would make it
     }
 
 
