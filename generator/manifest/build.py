@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import ir, naming
+from .adoption import adopted_fields
 from .decimals import digits, is_decimal
 
 IMPLICIT_KEY = ir.Field(
@@ -47,7 +48,9 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         if options["type"] != "array"
     ]
     key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
-    fields = key_fields + [f for f in declared if not f.is_key]
+    fields, table_indexes = adopted_fields(
+        spec, key_fields + [f for f in declared if not f.is_key]
+    )
     return ir.Resource(
         name=name,
         uri=spec.get("uri", naming.resource_uri(name)),
@@ -80,6 +83,8 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
             build_action(action, options) for action, options in _items(spec, "actions")
         ),
         bulk_update=tuple(spec.get("bulk_update", ())),
+        adopted=bool(spec.get("adopted")),
+        table_indexes=table_indexes,
         metrics=tuple(
             build_metric(metric, options) for metric, options in _items(spec, "metrics")
         ),

@@ -17,6 +17,7 @@ from ..errors import Issue
 from ..model import naming
 from . import identifiers
 from .actionchecks import action_issues
+from .adoptchecks import adoption_issues
 from .columnchecks import column_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
@@ -55,6 +56,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += metric_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
+        issues += adoption_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

@@ -55,6 +55,24 @@ MISSING: Any = _Missing()
 
 
 @dataclass(frozen=True)
+class Stored:
+    """How a column of an adopted table really is, where panelforge's own differ.
+
+    Every field of an adopted resource has one (``manifest: adopted:``); its indexes
+    and constraints are the ones named here, never the generator's own.
+    """
+
+    int32: bool = False  # a 32-bit INTEGER (a key or relation: BIGINT otherwise)
+    naive: bool = False  # a TIMESTAMP without time zone
+    nullable_key: bool = False  # a key column declared without NOT NULL (SQLite)
+    index: str | None = None  # its one-column index (unique with ``unique_index``)
+    unique_index: bool = False
+    unique: str | None = None  # its one-column UNIQUE constraint ("": unnamed)
+    foreign_key: str | None = None  # its foreign key's name
+    no_action: bool = False  # that foreign key has no ON DELETE (NO ACTION)
+
+
+@dataclass(frozen=True)
 class Field:
     """One declared property of a resource."""
 
@@ -90,6 +108,7 @@ class Field:
     default_sql: str | None = None
     # the database column, when it is not named like the field (``column:``)
     column: str | None = None
+    stored: Stored | None = None  # a column of an adopted table: how it really is
 
     @property
     def column_name(self) -> str:
@@ -181,6 +200,16 @@ class Action:
 
 
 @dataclass(frozen=True)
+class TableIndex:
+    """An adopted table's index or UNIQUE constraint over several columns."""
+
+    name: str
+    fields: tuple[str, ...]
+    unique: bool = False
+    constraint: bool = False  # a UNIQUE constraint rather than an index
+
+
+@dataclass(frozen=True)
 class Resource:
     """A resource: one table, one set of CRUD routes, one group of pages."""
 
@@ -217,6 +246,10 @@ class Resource:
     actions: tuple[Action, ...] = ()
     bulk_update: tuple[str, ...] = ()  # fields a built-in "set" action sets
     metrics: tuple[Metric, ...] = ()  # the dashboard's value cards
+    # the table exists already (``adopted``): never created nor dropped; its fields'
+    # ``stored`` and these multi-column indexes say how it really is
+    adopted: bool = False
+    table_indexes: tuple[TableIndex, ...] = ()
 
     @property
     def key_field(self) -> Field:

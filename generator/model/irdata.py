@@ -78,6 +78,10 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
             {**asdict(m), "filter": [list(p) for p in m.filter]}
             for m in resource.metrics
         ]
+    if not resource.adopted:  # recorded only when adopted
+        del data["adopted"], data["table_indexes"]
+    else:
+        data["table_indexes"] = [asdict(i) for i in resource.table_indexes]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -107,6 +111,10 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
         ir.Metric(**{**m, "filter": tuple(tuple(p) for p in m["filter"])})
         for m in data.get("metrics", ())
     )
+    values["table_indexes"] = tuple(
+        ir.TableIndex(i["name"], tuple(i["fields"]), i["unique"], i["constraint"])
+        for i in data.get("table_indexes", ())
+    )
     return ir.Resource(**values)
 
 
@@ -135,7 +143,10 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "default_sql" or field.default_sql)
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
+        and f.name != "stored"
     }
+    if field.stored is not None:  # recorded only for an adopted table's columns
+        data["stored"] = asdict(field.stored)
     if field.has_default:
         data["default"] = field.default
     if field.is_decimal:  # exact values are recorded as their text
@@ -150,6 +161,8 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    if values.get("stored") is not None:
+        values["stored"] = ir.Stored(**values["stored"])
     if values.get("relation") and "on_delete" not in values:
         values["on_delete"] = _rule_before_delete_rules(values)
     if values.get("format") == "decimal":

@@ -8,7 +8,7 @@ finds nothing to do; the emitted project's own tests assert it).
 from __future__ import annotations
 
 from ...model import ir, naming
-from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ..columns import default_code, fits_int32, indexed, int32, is_integer_key
 from ..pysource import literal
 from .related_names import related_names
 
@@ -17,7 +17,8 @@ def _integer_class(field: ir.Field) -> str:
     low, high = field.minimum, field.maximum
     if field.enum is not None:
         low, high = min(field.enum), max(field.enum)
-    return "IntegerField" if fits_int32(low, high) else "BigIntegerField"
+    wide = not (fits_int32(low, high) or int32(field))
+    return "BigIntegerField" if wide else "IntegerField"
 
 
 def _string_class(field: ir.Field) -> tuple[str, list[str]]:
@@ -89,7 +90,8 @@ def field_call(
     column = [f"db_column={literal(field.column)}"] if field.column else []
     if is_integer_key(field):
         args = ["primary_key=True"] + (["serialize=False"] if migration else [])
-        return f"models.BigAutoField({', '.join(args + column)})"
+        auto = "AutoField" if int32(field) else "BigAutoField"  # adopted INTEGER
+        return f"models.{auto}({', '.join(args + column)})"
     if field.relation:
         target = project.resource(field.relation)
         to = (

@@ -14,7 +14,7 @@ from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
 from .. import common
 from ..base import Target
-from ..columns import is_integer_key, later_relations
+from ..columns import big_key, later_relations
 from ..pysource import literal
 from .api_tests import api_test_context
 from .migrations import later_key_lines, migration_plan, next_migration_ids
@@ -103,21 +103,24 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     return {
         **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource, project),
-        "uses_big_key": any(is_integer_key(f) for f in resource.fields),
+        "uses_big_key": any(big_key(f) for f in resource.fields),
         "uses_exact_decimal": any(f.is_decimal for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns) or uniques,
         "columns": columns,
         "unique_constraints": uniques,
+        "adopted": resource.adopted,
     }
 
 
 def migration_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``migrations/versions/0001_initial.py``: relation targets first."""
-    ordered = creation_order(project)
+    # An adopted table exists already: never created, nor dropped on the way down.
+    ordered = [r for r in creation_order(project) if not r.adopted]
     later = later_relations(ordered)
     return {
         "header": common.header_lines(project),
         "project_name": project.name,
+        "adopted": [r.table for r in project.resources if r.adopted],
         "tables": [table_context(r, project, later.get(r.name, ())) for r in ordered],
         "later_keys": later_key_lines(ordered, project),
         "dropped_keys": later_key_lines(ordered, project, drop=True),
