@@ -18,6 +18,7 @@ from ..model import naming
 from . import identifiers
 from .actionchecks import action_issues
 from .columnchecks import column_issues
+from .filechecks import file_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
@@ -53,6 +54,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += action_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
+        issues += file_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

@@ -125,6 +125,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "default_sql" or field.default_sql)
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
+        and (f.name not in _FILE_OPTIONS or getattr(field, f.name) is not None)
     }
     if field.has_default:
         data["default"] = field.default
@@ -142,6 +143,8 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
     if values.get("relation") and "on_delete" not in values:
         values["on_delete"] = _rule_before_delete_rules(values)
+    if values.get("accept") is not None:
+        values["accept"] = tuple(values["accept"])
     if values.get("format") == "decimal":
         for name in _DECIMAL_VALUES:
             if isinstance(values.get(name), str):
@@ -150,6 +153,7 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
 
 
 _DECIMAL_VALUES = ("default", "minimum", "maximum")
+_FILE_OPTIONS = ("accept", "max_bytes")  # recorded only when given
 
 
 def _rule_before_delete_rules(values: dict[str, Any]) -> str:
