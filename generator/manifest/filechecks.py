@@ -3,8 +3,9 @@
 ``accept`` lists media types (``type/subtype``, or ``type/*``); an image field takes
 only ``image/…`` types (M050). ``maxBytes`` is a positive number of bytes (M051).
 Both apply to file and image fields only (M052). An uploaded file is stored by a key
-the server makes, so the field cannot be the resource's key, unique, sortable,
-filterable, searched, limited in length or pattern, or have a default (M053).
+the server makes, so the field cannot be unique, sortable, filterable, limited in
+length or pattern, or have a default (M053); the key and ``search`` take no file
+field either (M029, M030: they take plain strings).
 """
 
 from __future__ import annotations
@@ -64,7 +65,6 @@ def file_issues(document: Document, resource: str, spec: Any) -> Iterator[Issue]
         yield from _option_issues(document, where, field)
         yield from _accept_issues(document, where, field)
         yield from _size_issues(document, where, field.get("maxBytes"))
-    yield from _resource_issues(document, resource, options, fields)
 
 
 def _option_issues(
@@ -106,25 +106,3 @@ def _size_issues(
         message = f"maxBytes must be a positive number of bytes, not {value}"
         yield document.issue((*where, "maxBytes"), message, MAX_BYTES, "like 1048576")
 
-
-def _resource_issues(
-    document: Document,
-    resource: str,
-    options: dict[str, Any],
-    fields: dict[str, Any],
-) -> Iterator[Issue]:
-    files = {
-        name
-        for name, field in fields.items()
-        if isinstance(field, dict) and field.get("format") in FILE_FORMATS
-    }
-    key = options.get("key")
-    if isinstance(key, str) and key in files:
-        message = f"'{key}' is a file field and cannot be the key"
-        yield document.issue(("resources", resource, "key"), message, FILE_OPTION)
-    search = options.get("search")
-    for index, name in enumerate(search if isinstance(search, list) else ()):
-        if isinstance(name, str) and name in files:
-            message = f"'{name}' is a file field and cannot be searched"
-            place = ("resources", resource, "search", index)
-            yield document.issue(place, message, FILE_OPTION)
