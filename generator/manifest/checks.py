@@ -18,11 +18,11 @@ from ..model import naming
 from . import identifiers
 from .actionchecks import action_issues
 from .columnchecks import column_issues
-from .filechecks import file_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
+from .filechecks import file_issues
 from .hasmanychecks import has_many_issues
 from .hints import shown
 from .relationchecks import cycle_issues, relation_key_issues

@@ -105,4 +105,3 @@ def _size_issues(
     if isinstance(value, int) and not isinstance(value, bool) and value < 1:
         message = f"maxBytes must be a positive number of bytes, not {value}"
         yield document.issue((*where, "maxBytes"), message, MAX_BYTES, "like 1048576")
-

@@ -253,7 +253,9 @@ def test_json_cannot_send_a_file_but_null_clears_one(one: Served) -> None:
     assert list(response.json()["errors"]) == ["picture"]
     record = _photo(one, picture=("c.png", png(), "image/png"))
     before = one.stored()
-    cleared = one.api.request("PATCH", crud(PHOTO, record["id"]), json={"picture": None})
+    cleared = one.api.request(
+        "PATCH", crud(PHOTO, record["id"]), json={"picture": None}
+    )
     assert cleared.status_code == 200, cleared.text
     assert cleared.json()["data"]["picture"] is None
     assert len(one.stored()) == len(before) - 1
@@ -263,7 +265,10 @@ def test_replacing_and_clearing_remove_the_old_file_after_commit(one: Served) ->
     record = _photo(one, picture=("old.png", png(), "image/png"))
     old = record["picture"]["url"]
     response = one.update(
-        PHOTO, record["id"], {}, {"picture": ("new.png", png(color="green"), "image/png")}
+        PHOTO,
+        record["id"],
+        {},
+        {"picture": ("new.png", png(color="green"), "image/png")},
     )
     assert response.status_code == 200, response.text
     new = response.json()["data"]["picture"]["url"]
@@ -338,7 +343,9 @@ def test_both_frameworks_answer_alike(served: dict[str, Served]) -> None:
             },
         )
         refused = each.create(
-            POSTER, {"name": "x"}, {"art": ("x.png", png() + b"PK\x05\x06", "image/png")}
+            POSTER,
+            {"name": "x"},
+            {"art": ("x.png", png() + b"PK\x05\x06", "image/png")},
         )
         too_big = each.create(
             PHOTO, {"title": "x"}, {"document": ("x.txt", b"a" * 40000, "text/plain")}

@@ -150,7 +150,9 @@ def input_attrs(field_: kernel.Field) -> list[tuple[str, str]]:
     elif isinstance(field_, kernel.DateTime):
         attrs.append(("step", "1"))
     elif isinstance(field_, kernel.File):
-        accept = field_.accept or (("image/*",) if isinstance(field_, kernel.Image) else ())
+        accept = field_.accept or (
+            ("image/*",) if isinstance(field_, kernel.Image) else ()
+        )
         if accept:
             attrs.append(("accept", ",".join(accept)))
     return attrs

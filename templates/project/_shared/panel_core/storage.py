@@ -14,6 +14,7 @@ or object name is made of it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -70,14 +71,14 @@ class LocalStorage:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".part")
         source.seek(0)
-        with open(partial, "xb") as target:
+        with partial.open("xb") as target:
             shutil.copyfileobj(source, target, CHUNK)
-        os.replace(partial, path)
+        partial.replace(path)
 
     def chunks(self, key: str) -> Iterator[bytes] | None:
         """The file in chunks; ``None`` if there is none."""
         try:
-            handle = open(self._path(key), "rb")  # noqa: SIM115 (closed below)
+            handle = self._path(key).open("rb")  # noqa: SIM115 (closed below)
         except (FileNotFoundError, ValueError):
             return None
 
@@ -91,17 +92,15 @@ class LocalStorage:
     def head(self, key: str, size: int) -> bytes:
         """The first ``size`` bytes of the file."""
         try:
-            with open(self._path(key), "rb") as handle:
+            with self._path(key).open("rb") as handle:
                 return handle.read(size)
         except (FileNotFoundError, ValueError):
             return b""
 
     def delete(self, key: str) -> None:
         """Remove the file, if it is there."""
-        try:
+        with contextlib.suppress(ValueError):
             self._path(key).unlink(missing_ok=True)
-        except ValueError:
-            pass
 
 
 class S3Storage:

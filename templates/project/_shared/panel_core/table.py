@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .files import from_column
 from . import fields as kernel
+from .files import from_column
 from .labels import value_text
 from .resource import Resource
 from .urls import page_url

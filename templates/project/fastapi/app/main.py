@@ -13,8 +13,8 @@ from app.core.db import create_db_engine, loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router
-from app.panel.files import router as files_router
 from app.panel.errors import install_error_handlers
+from app.panel.files import router as files_router
 from app.panel.login import router as login_router
 from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
 from app.panel.pages import install_page_errors

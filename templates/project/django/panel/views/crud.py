@@ -90,7 +90,9 @@ class CollectionView(_CrudView):
         panel = registry().get(resourceUri)
         body, files = file_body(request, panel)
         if files is None:
-            record = panel.store.create(panel.inputs.for_create(body), actor(request, panel))
+            record = panel.store.create(
+                panel.inputs.for_create(body), actor(request, panel)
+            )
         else:
             record = create_with_files(files, panel, body, actor(request, panel))
         key = record[panel.resource.key_name()]

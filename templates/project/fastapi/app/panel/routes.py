@@ -38,8 +38,13 @@ from .accept import require_acceptable, wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body
 from .children import children_keys
-from .files import create_with_files, delete_with_files, file_body, storage_of
-from .files import update_with_files
+from .files import (
+    create_with_files,
+    delete_with_files,
+    file_body,
+    storage_of,
+    update_with_files,
+)
 from .formdata import form_value
 from .guards import PANEL_GUARDS
 from .public_url import public_origin_of
@@ -146,7 +151,12 @@ async def store(request: Request, panel: Panel) -> Response:
         )
     else:
         record = await run_in_threadpool(
-            create_with_files, files, panel, _engine(request), body, actor(request, panel)
+            create_with_files,
+            files,
+            panel,
+            _engine(request),
+            body,
+            actor(request, panel),
         )
     key = record[panel.resource.key_name()]
     if not wants_json(request):

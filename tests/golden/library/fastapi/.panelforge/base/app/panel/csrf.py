@@ -101,7 +101,8 @@ class CSRFMiddleware:
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.upload_limit = settings.max_import_size
+        # The CSV import's or a record's files, whichever may be larger.
+        self.upload_limit = max(settings.max_import_size, settings.max_upload_size)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and _needs_token(scope):
