@@ -314,11 +314,14 @@ def test_a_session_form_sends_its_token_in_the_multipart_body(one: Served) -> No
     client: httpx.Client = one.api.client
     token = client.headers.pop("X-CSRF-Token")
     try:
-        files = {"art": ("f.png", png(), "image/png")}
-        response = client.post(crud(POSTER), data={"name": "n"}, files=files)
+        files = {
+            "picture": ("f.png", png(), "image/png"),
+            "document": ("f.pdf", PDF, "application/pdf"),
+        }
+        response = client.post(crud(PHOTO), data={"title": "n"}, files=files)
         assert response.status_code == 403
         response = client.post(
-            crud(POSTER), data={"name": "n", "_token": token}, files=files
+            crud(PHOTO), data={"title": "n", "_token": token}, files=files
         )
         assert response.status_code == 201, response.text
     finally:
