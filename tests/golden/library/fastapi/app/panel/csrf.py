@@ -70,7 +70,8 @@ async def _multipart_token(headers: Headers, body: bytes) -> str | None:
     async def stream() -> AsyncIterator[bytes]:
         yield body
 
-    parser = MultiPartParser(headers, stream(), max_files=1, max_fields=10)
+    # A record's form may carry a file per file field and a part per field.
+    parser = MultiPartParser(headers, stream(), max_files=100, max_fields=1000)
     try:
         form = await parser.parse()
     except MultiPartException:
