@@ -10,6 +10,7 @@ storage in a folder of the test's (``MEDIA_ROOT``) and a 256 KB upload ceiling
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -361,3 +362,34 @@ def test_both_frameworks_answer_alike(served: dict[str, Served]) -> None:
             ]
         )
     assert answers[0] == answers[1]
+
+
+def test_the_spec_documents_multipart_writes_and_the_download(
+    served: dict[str, Served],
+) -> None:
+    specs = []
+    for each in served.values():
+        project = each.api.deployment.server.project
+        specs.append((project / "resources" / "oag.json").read_text(encoding="utf-8"))
+    assert specs[0] == specs[1]
+    spec = json.loads(specs[0])
+    crud_path = "/admin/resource/photo-resource/crud"
+    create = spec["paths"][crud_path]["post"]["requestBody"]["content"]
+    form = create["multipart/form-data"]["schema"]["properties"]
+    assert form["picture"] == {
+        "type": "string",
+        "format": "binary",
+        "title": "Picture",
+        "description": (
+            "Accepted media types (sniffed from the content): image/png, image/jpeg. "
+            "At most 65536 bytes. An image, decoded to be verified; no other content "
+            "inside it."
+        ),
+    }
+    assert "picture_clear" in form
+    update = spec["paths"][crud_path + "/{resourceItem}"]["put"]["requestBody"]
+    assert "multipart/form-data" in update["content"]
+    record = spec["components"]["schemas"]["Photo"]["properties"]["picture"]
+    assert record["required"] == ["url", "name", "size", "media_type"]
+    download = "/admin/resource/photo-resource/files/{fieldName}/{fileId}"
+    assert set(spec["paths"][download]) == {"parameters", "get"}
