@@ -12,6 +12,8 @@ from ..model import ir, naming
 from .adoption import adopted_fields
 from .decimals import digits, is_decimal
 
+_FILES = ir.FILE_FORMATS
+
 IMPLICIT_KEY = ir.Field(
     name="id", type="integer", label="ID", read_only=True, is_key=True
 )
@@ -169,8 +171,8 @@ def build_field(
         description=spec.get("description"),
         relation=spec.get("relation"),
         on_delete=spec.get("on_delete", "restrict" if spec.get("relation") else None),
-        sortable=spec.get("sortable", fmt not in ("text", "password")),
-        filterable=spec.get("filterable", fmt != "password"),
+        sortable=spec.get("sortable", fmt not in ("text", "password", *_FILES)),
+        filterable=spec.get("filterable", fmt not in ("password", *_FILES)),
         renamed_from=spec.get("renamed_from"),
         renamed_values=tuple(spec.get("renamed_values", {}).items()),
         unique=spec.get("unique", False),
@@ -178,6 +180,8 @@ def build_field(
         default_sql=spec.get("default_sql"),
         # a column named like the field is the default one: nothing to record
         column=spec.get("column") if spec.get("column") != name else None,
+        accept=tuple(spec["accept"]) if "accept" in spec else None,
+        max_bytes=spec.get("maxBytes"),
     )
 
 

@@ -23,6 +23,7 @@ from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
+from .filechecks import file_issues
 from .hasmanychecks import has_many_issues
 from .hints import shown
 from .metricchecks import metric_issues
@@ -57,6 +58,7 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
         issues += adoption_issues(document, name, spec)
+        issues += file_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)

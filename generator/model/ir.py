@@ -15,7 +15,19 @@ FieldType = Literal["string", "integer", "number", "boolean"]
 Framework = Literal["fastapi", "django"]
 
 # Formats a string field may carry. "text" is a long string (a textarea in forms).
-STRING_FORMATS = ("date", "date-time", "email", "uri", "uuid", "password", "text")
+STRING_FORMATS = (
+    "date",
+    "date-time",
+    "email",
+    "uri",
+    "uuid",
+    "password",
+    "text",
+    "file",
+    "image",
+)
+# The formats of uploaded files: the column holds the stored file's key and metadata.
+FILE_FORMATS = ("file", "image")
 
 # What a role may be granted on a resource, besides the names of its async methods.
 ABILITIES = (
@@ -109,6 +121,14 @@ class Field:
     # the database column, when it is not named like the field (``column:``)
     column: str | None = None
     stored: Stored | None = None  # a column of an adopted table: how it really is
+    # a file or image field's media types (``accept:``) and size limit (``maxBytes:``)
+    accept: tuple[str, ...] | None = None
+    max_bytes: int | None = None
+
+    @property
+    def is_file(self) -> bool:
+        """Whether values are uploaded files (``format: file`` or ``image``)."""
+        return self.type == "string" and self.format in FILE_FORMATS
 
     @property
     def column_name(self) -> str:

@@ -144,6 +144,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
         and f.name != "stored"
+        and (f.name not in _FILE_OPTIONS or getattr(field, f.name) is not None)
     }
     if field.stored is not None:  # recorded only for an adopted table's columns
         data["stored"] = asdict(field.stored)
@@ -165,6 +166,8 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
         values["stored"] = ir.Stored(**values["stored"])
     if values.get("relation") and "on_delete" not in values:
         values["on_delete"] = _rule_before_delete_rules(values)
+    if values.get("accept") is not None:
+        values["accept"] = tuple(values["accept"])
     if values.get("format") == "decimal":
         for name in _DECIMAL_VALUES:
             if isinstance(values.get(name), str):
@@ -173,6 +176,7 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
 
 
 _DECIMAL_VALUES = ("default", "minimum", "maximum")
+_FILE_OPTIONS = ("accept", "max_bytes")  # recorded only when given
 
 
 def _rule_before_delete_rules(values: dict[str, Any]) -> str:

@@ -20,12 +20,16 @@ _STRING_CLASSES = {
     "password": "Password",
     "date": "Date",
     "date-time": "DateTime",
+    "file": "File",
+    "image": "Image",
 }
 _LENGTH_CLASSES = {"Text", "Textarea", "Email", "Url", "Uuid", "Password"}
 # Defaults of the kernel classes, so only deviations are written out.
 _CLASS_DEFAULTS = {
     "Textarea": {"sortable": False},
     "Password": {"sortable": False, "filterable": False},
+    "File": {"sortable": False, "filterable": False},
+    "Image": {"sortable": False, "filterable": False},
 }
 
 
@@ -120,6 +124,8 @@ def _class_options(
         ]
     if cls in {"Integer", "Number", "BelongsTo"}:
         options += [("minimum", field.minimum), ("maximum", field.maximum)]
+    if cls in {"File", "Image"}:
+        options += [("accept", field.accept), ("max_bytes", field.max_bytes)]
     if cls == "Decimal":  # values as their text: Decimal("price", minimum="0.50")
         options += [
             ("precision", field.precision),

@@ -26,6 +26,8 @@ def _string_class(field: ir.Field) -> tuple[str, list[str]]:
         return "CharField", [f"max_length={max(len(str(o)) for o in field.enum)}"]
     by_format = {
         "text": "TextField",
+        "file": "TextField",  # a stored file's key and metadata as JSON text
+        "image": "TextField",
         "uuid": "UUIDField",
         "date": "DateField",
         "date-time": "DateTimeField",
@@ -59,10 +61,17 @@ _DB_DEFAULTS = {
 }
 
 
+# A file or image field's model field: a TextField read as a StoredFile (its
+# migrations say TextField: the class deconstructs as one).
+STORED_FILE_FIELD = "StoredFileField"
+
+
 def db_default_imports(code: str) -> tuple[list[str], list[str]]:
     """The imports the ``db_default`` expressions in ``code`` need: Django's, then
     the panel's (a section of its own)."""
     found = [line for call_, line in _DB_DEFAULTS.values() if call_ in code]
+    if f"{STORED_FILE_FIELD}(" in code:
+        found.append(f"from panel.stored_files import {STORED_FILE_FIELD}")
     return (
         [line for line in found if line.startswith("from django")],
         [line for line in found if line.startswith("from panel")],
@@ -122,6 +131,8 @@ def field_call(
         args.append(f"db_default={_DB_DEFAULTS[field.default_sql][0]}")
     args += _empty_args(field, project)
     args += _index_args(field)
+    if field.is_file and not migration:
+        return f"{STORED_FILE_FIELD}({', '.join(args)})"
     return f"models.{name}({', '.join(args)})"
 
 

@@ -49,6 +49,9 @@ def _string_type(field: ir.Field) -> str:
         return f"sa.String({max(len(str(o)) for o in field.enum)})"
     by_format = {
         "text": "sa.Text()" + _MYSQL_TEXT,
+        # a stored file: its key and metadata as JSON text (panel_core.files)
+        "file": "sa.Text()" + _MYSQL_TEXT,
+        "image": "sa.Text()" + _MYSQL_TEXT,
         "uuid": "sa.Uuid",
         "password": "sa.String(255)",
         "date": "sa.Date",
@@ -81,6 +84,8 @@ def _model_type(field: ir.Field) -> str:
     """The model's column type: a decimal is read as a Decimal on every database."""
     if field.is_decimal:
         return f"ExactDecimal({field.precision}, {field.scale})"
+    if field.is_file:
+        return "StoredFileText()"
     return sa_type(field)
 
 

@@ -105,6 +105,7 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
         "stdlib_imports": model_imports(resource, project),
         "uses_big_key": any(big_key(f) for f in resource.fields),
         "uses_exact_decimal": any(f.is_decimal for f in resource.fields),
+        "uses_stored_file": any(f.is_file for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns) or uniques,
         "columns": columns,
         "unique_constraints": uniques,

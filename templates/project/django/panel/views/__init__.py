@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from django.http import HttpResponse
 
+from .. import files
 from . import auth, crud, dashboard, handlers, methods, pages, record_actions, trash
 
 _collection = crud.CollectionView.as_view()
@@ -31,6 +32,7 @@ VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "crud.trash": trash.trash,
     "crud.restore": trash.restore,
     "crud.forceDelete": trash.force_delete,
+    "crud.file": files.file,
     "handler": handlers.handler,
     "resource.page": pages.resource_page,
     "page": pages.page,

@@ -43,6 +43,7 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from . import decimals
 from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
+from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
 from .resource import Resource
@@ -101,6 +102,14 @@ def _hashable(value: str) -> str:
         raise PydanticCustomError(
             "password_too_long", f"longer than {MAX_PASSWORD_BYTES} bytes"
         )
+    return value
+
+
+def _uploaded(value: Any) -> Any:
+    # A file arrives as a multipart part, checked and stored before validation
+    # (panel_core.uploads); JSON and form text can only clear it (null).
+    if not isinstance(value, StoredFile):
+        raise PydanticCustomError("file_upload", "must be uploaded as a file")
     return value
 
 
@@ -163,6 +172,8 @@ def _string_type(field: TextField) -> Any:
 
 def value_type(field: kernel.Field) -> Any:
     """The Python type (with constraints) a field's input must validate as."""
+    if isinstance(field, kernel.File):
+        return Annotated[Any, AfterValidator(_uploaded)]
     if isinstance(field, kernel.Select):
         base = int if kernel.json_type(field) == "integer" else str
         return Annotated[base, _one_of(field.options)]
@@ -315,6 +326,8 @@ def stored_forms(
         elif isinstance(field, kernel.Decimal):
             exact = partial(decimals.exact, scale=field.scale)
             converters.append((field.name, exact))
+        elif isinstance(field, kernel.File):
+            converters.append((field.name, to_column))
     return tuple(converters)
 
 
@@ -577,6 +590,10 @@ _MESSAGES = {
     "enum": "The selected {label} is invalid.",
     "nul_character": "The {label} field must not contain NUL characters.",
     "key_segment": 'The {label} field must not contain "/" nor be "." or "..".',
+    "file_upload": (
+        "The {label} field must be uploaded as a file (multipart/form-data), "
+        "or null to clear it."
+    ),
 }
 
 

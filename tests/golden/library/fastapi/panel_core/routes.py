@@ -146,6 +146,8 @@ ROUTES: Mapping[str, Route] = {
         Route("crud.trash", ("GET",), (_RESOURCE + "/trash",)),
         Route("crud.restore", ("POST",), (_ITEM + "/restore",)),
         Route("crud.forceDelete", ("DELETE",), (_ITEM + "/force",)),
+        # A file or image field's stored file (``panel_core.downloads``).
+        Route("crud.file", ("GET",), (_RESOURCE + "/files/{fieldName}/{fileId}",)),
         Route(
             "handler",
             ANY,

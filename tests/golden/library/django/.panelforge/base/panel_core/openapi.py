@@ -35,6 +35,7 @@ from .openapi_paths import (
     resource_paths,
     with_login,
 )
+from .openapi_uploads import with_uploads
 from .resource import DeclarationError, Resource
 from .routes import DEFAULT_PREFIX
 from .yaml_text import to_yaml
@@ -258,7 +259,7 @@ def build_openapi(
         )
         tags.append(resource.title)
         schema_groups.append(schemas.resource_schemas(resource, v30=v30, keys=keys))
-        path_groups.append(resource_paths(ctx, prefix))
+        path_groups.append(with_uploads(ctx, prefix, resource_paths(ctx, prefix)))
         path_groups.append(action_paths(ctx, prefix))
     _require_unique(tags, "tag names (resource titles)")
     _require_unique((n for g in schema_groups for n in g), "schema names")

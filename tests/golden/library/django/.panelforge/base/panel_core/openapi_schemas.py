@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import decimals
-from .fields import Decimal, Field, Select, _StringField, json_type
+from .fields import Decimal, Field, File, Select, _StringField, json_type
+from .openapi_files import file_value_schema, file_write_schema
 from .query import INT64_MAX, INT64_MIN
 from .resource import Resource
 from .unique import listed_labels, taken_message
@@ -112,7 +113,10 @@ def _has_json_default(field: Field) -> bool:
 
 def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> Schema:
     """A field as an object property: value schema, default, title and description."""
-    schema = value_schema(field, v30=v30, null=field.accepts_null)
+    if isinstance(field, File):
+        schema = file_value_schema(field, v30=v30, null=field.accepts_null)
+    else:
+        schema = value_schema(field, v30=v30, null=field.accepts_null)
     if with_default and _has_json_default(field):
         schema["default"] = _json_value(field.default)
     schema["title"] = field.label
@@ -200,7 +204,11 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     if create and required:
         schema["required"] = required
     schema["properties"] = {
-        f.name: _not_blank(f, property_schema(f, v30=v30, with_default=create))
+        f.name: (
+            file_write_schema(f, v30=v30)
+            if isinstance(f, File)
+            else _not_blank(f, property_schema(f, v30=v30, with_default=create))
+        )
         for f in fields
     }
     schema["additionalProperties"] = False
