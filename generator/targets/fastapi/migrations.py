@@ -25,6 +25,7 @@ from ..pysource import literal
 from .alter import altered_columns, batch, table_change_lines
 from .constraints import create_foreign_key, drop_foreign_key
 from .db_columns import column
+from .link_tables import create_link_lines, drop_link_lines
 from .storage import table_context
 
 TEMPLATE = "fastapi/migration_step.py.jinja"
@@ -62,6 +63,8 @@ def later_key_lines(
 def operation_lines(diff: SchemaDiff) -> list[str]:
     """Every statement of ``upgrade()`` for ``diff`` (``[]``: nothing to migrate)."""
     lines: list[str] = []
+    for table in diff.links_dropped:
+        lines += drop_link_lines(table)
     later = later_relations(diff.created)
     for resource in diff.created:
         lines += _create_table_lines(resource, diff.after, later.get(resource.name, ()))
@@ -70,6 +73,8 @@ def operation_lines(diff: SchemaDiff) -> list[str]:
         lines += table_change_lines(change, diff)
     lines += later_key_lines(diff.dropped[::-1], diff.before, drop=True)
     lines += [f"op.drop_table({literal(r.table)})" for r in diff.dropped]
+    for table in diff.links_created:
+        lines += create_link_lines(table, diff.after)
     return lines
 
 
