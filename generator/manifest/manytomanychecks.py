@@ -77,7 +77,7 @@ def many_to_many_issues(
             if options.get("type") == ARRAY and "inverse" in options:
                 yield from _has_many_contradictions(document, where, options)
             elif is_many_to_many(options):
-                yield from _option_issues(document, where, options)
+                yield from _option_issues(document, where, options, resources)
                 yield from _target_issues(document, where, options, resources)
                 table = link_table(name, spec, field, options)
                 yield from _through_issues(
@@ -107,15 +107,35 @@ def _has_many_contradictions(
         yield document.issue((*where, "through"), message, CONTRADICTION_CODE, hint)
 
 
+def _inverse_hint(
+    options: dict[str, Any], owner: str, resources: Mapping[str, Any]
+) -> str:
+    """Remove ``readOnly``, or list the children with the ``inverse`` it could name."""
+    items = options.get("items")
+    target = items.get("relation") if isinstance(items, dict) else None
+    child = resources.get(target) if isinstance(target, str) else None
+    fields = child.get("fields") if isinstance(child, dict) else None
+    choices = [
+        name
+        for name, spec in (fields if isinstance(fields, dict) else {}).items()
+        if isinstance(spec, dict) and spec.get("relation") == owner
+    ]
+    field = choices[0] if len(choices) == 1 else "<its relation to this resource>"
+    return f"remove 'readOnly' to link records, or add 'inverse: {field}' (has-many)"
+
+
 def _option_issues(
-    document: Document, where: tuple[Any, ...], options: dict[str, Any]
+    document: Document,
+    where: tuple[Any, ...],
+    options: dict[str, Any],
+    resources: Mapping[str, Any],
 ) -> Iterator[Issue]:
     for key, value in options.items():
         if value is INVALID or key in OPTIONS:
             continue
         if key == "readOnly" and value is True:
             message = "a many-to-many field without 'inverse' is written by requests"
-            hint = "remove 'readOnly', or add 'inverse:' to list a has-many field"
+            hint = _inverse_hint(options, where[1], resources)
             yield document.issue((*where, key), message, CONTRADICTION_CODE, hint)
         elif not (key in _FALSE_ONLY and value is False):
             message = f"'{key}' does not apply to many-to-many fields (no column)"
@@ -161,7 +181,7 @@ def _through_issues(
     owner = tables.get(table.lower())
     if owner is not None:
         message = f"link table '{table}' is the table of resource '{owner}'"
-        hint = listing_hint("choose another than", sorted(tables))
+        hint = listing_hint("resource tables are", sorted(tables))
         yield document.issue(place, message, THROUGH_CODE, hint, key=at_key)
     elif table.lower() in {t.lower() for t in links}:
         other = next(v for t, v in links.items() if t.lower() == table.lower())
