@@ -13,11 +13,13 @@ keys.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from conftest import (
@@ -32,7 +34,7 @@ from conftest import (
 from generator.manifest.load import load_manifest
 from generator.spec.validate import spec_problems
 
-from .support import PASSWORD, Api, Deployment, crud
+from .support import HTML, PASSWORD, Api, Deployment, crud, page
 
 HERE = REPO / "tests" / "conformance" / "many_to_many"
 MANIFEST = load_manifest(HERE / "mix.yaml")
@@ -40,6 +42,7 @@ PLAYLIST, TRACK, TAG, BADGE = (
     MANIFEST.resource(n) for n in ("Playlist", "Track", "Tag", "Badge")
 )
 ADMIN = "admin@example.com"
+_TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 
 
 @pytest.fixture(
@@ -282,3 +285,51 @@ def test_the_spec_describes_the_field_and_the_filter(apis: dict[str, Api]) -> No
     listing = spec["paths"]["/admin/resource/playlist-resource/crud"]["get"]
     names = {p["name"] for p in listing["parameters"]}
     assert {"filter[tracks]", "filter[tags]", "filter[badges]"} <= names
+
+
+def _html(api: Api, url: str) -> str:
+    response = api.get(url, headers=HTML)
+    assert response.status_code == 200, response.text
+    return _TOKEN.sub(r"\1…", response.text)
+
+
+def _submit(api: Api, pairs: list[tuple[str, str]]) -> Any:
+    """A create form sent with a field given several times."""
+    headers = {**HTML, "Content-Type": "application/x-www-form-urlencoded"}
+    return api.post(crud(PLAYLIST), content=urlencode(pairs), headers=headers)
+
+
+def test_pages_pick_and_list_the_linked_records(apis: dict[str, Api]) -> None:
+    first, second, third = _tracks(apis, "Page one", "Page two", "Page three")
+    answers = {}
+    for framework, api in apis.items():
+        form = _html(api, page(PLAYLIST, "form-page"))
+        pairs = [("_token", api.token or ""), ("name", "Picked"), ("tracks", "")]
+        pairs += [("tracks", str(first)), ("tracks", str(third))]
+        saved = _submit(api, pairs)
+        found = api.get(crud(PLAYLIST) + "?filter[tracks]=" + str(third)).json()
+        key = found["data"][-1]["id"]
+        detail = _html(api, page(PLAYLIST, "detail-page", key))
+        edit = _html(api, page(PLAYLIST, "form-page", key))
+        wrong = _submit(
+            api, [("_token", api.token or ""), ("name", "Bad"), ("tracks", "999999")]
+        )
+        answers[framework] = (
+            form,
+            saved.status_code,
+            key,
+            detail,
+            edit,
+            wrong.status_code,
+        )
+    assert answers["django"] == answers["fastapi"]
+    form, saved, key, detail, edit, wrong = answers["fastapi"]
+    assert 'name="tracks" multiple' in form
+    assert saved == 303
+    for track, title in ((first, "Page one"), (third, "Page three")):
+        link = page(TRACK, "detail-page", track)
+        assert f'<a href="{link}">{title}</a>' in detail
+    assert page(TRACK, "detail-page", second) + '"' not in detail
+    assert f'<option value="{first}" selected>' in edit
+    assert f'<option value="{second}">' in edit
+    assert wrong == 422

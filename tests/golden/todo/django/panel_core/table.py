@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from . import fields as kernel
 from .labels import value_text
-from .resource import Resource
+from .resource import ManyToMany, Resource
 from .urls import page_url
 
 _LONG_TEXT = 80
@@ -26,6 +26,8 @@ class Cell:
     text: str
     href: str | None = None
     kind: str = "text"
+    # Several related records, each named and linked (a many-to-many field).
+    links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,22 @@ def display(
     if isinstance(field, kernel.Integer | kernel.Number | kernel.Decimal):
         return Cell(value_text(value), kind="number")
     return Cell(value_text(value))
+
+
+def display_links(
+    link: ManyToMany, keys: Sequence[Any], labels: Mapping[Any, str] | None = None
+) -> Cell:
+    """The records a many-to-many field links, each named and linked to its page."""
+    if not keys:
+        return Cell("—", kind="empty")
+    named = tuple(
+        (
+            (labels or {}).get(key, f"#{key}"),
+            page_url(link.resource, "detail-page", key),
+        )
+        for key in keys
+    )
+    return Cell(", ".join(name for name, _ in named), kind="links", links=named)
 
 
 def shorten(cell: Cell) -> Cell:
