@@ -311,6 +311,7 @@ def test_pages_pick_and_list_the_linked_records(apis: dict[str, Api]) -> None:
         key = found["data"][-1]["id"]
         detail = _html(api, page(PLAYLIST, "detail-page", key))
         edit = _html(api, page(PLAYLIST, "form-page", key))
+        index = _html(api, page(PLAYLIST, "index-page") + f"?filter[tracks]={third}")
         wrong = _submit(
             api, [("_token", api.token or ""), ("name", "Bad"), ("tracks", "999999")]
         )
@@ -320,10 +321,11 @@ def test_pages_pick_and_list_the_linked_records(apis: dict[str, Api]) -> None:
             key,
             detail,
             edit,
+            index,
             wrong.status_code,
         )
     assert answers["django"] == answers["fastapi"]
-    form, saved, key, detail, edit, wrong = answers["fastapi"]
+    form, saved, key, detail, edit, index, wrong = answers["fastapi"]
     assert 'name="tracks" multiple' in form
     assert saved == 303
     for track, title in ((first, "Page one"), (third, "Page three")):
@@ -333,3 +335,7 @@ def test_pages_pick_and_list_the_linked_records(apis: dict[str, Api]) -> None:
     assert f'<option value="{first}" selected>' in edit
     assert f'<option value="{second}">' in edit
     assert wrong == 422
+    # The list's column names the linked records (the labels read once per page).
+    table = index.split("<table")[1]
+    assert "Tracks" in table.split("</thead>")[0]
+    assert f'<a href="{page(TRACK, "detail-page", third)}">Page three</a>' in table

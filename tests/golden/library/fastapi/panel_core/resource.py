@@ -131,6 +131,9 @@ class Resource(ResourceHooks, Navigation):
     has_many_map: ClassVar[Mapping[str, HasMany]]
     many_to_many_map: ClassVar[Mapping[str, ManyToMany]]
     index_field_list: ClassVar[tuple[Field, ...]]
+    # The many-to-many fields the list shows, after its fields (``index_fields``
+    # names them, else all).
+    index_link_list: ClassVar[tuple[ManyToMany, ...]]
     form_field_list: ClassVar[tuple[Field, ...]]
     detail_field_list: ClassVar[tuple[Field, ...]]
     display_parts: ClassVar[tuple[Part, ...]]
@@ -176,6 +179,7 @@ def _derive(cls: type[Resource]) -> None:
     if not cls.name:
         cls.name = cls.model.__name__ if cls.model is not None else cls.__name__
     cls.index_field_list = _chosen(cls, "index_fields", cls.readable_fields)
+    cls.index_link_list = _index_links(cls)
     cls.form_field_list = _chosen(cls, "form_fields", cls.writable_fields)
     cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
     if not cls.default_sort:
@@ -246,11 +250,20 @@ def _check_lookups(cls: type[Resource], where: str) -> None:
                 )
 
 
+def _index_links(cls: type[Resource]) -> tuple[ManyToMany, ...]:
+    """The many-to-many fields ``index_fields`` names, or all of them."""
+    if not cls.index_fields:
+        return cls.many_to_many
+    return tuple(m for m in cls.many_to_many if m.name in cls.index_fields)
+
+
 def _chosen(
     cls: type[Resource], attribute: str, available: tuple[Field, ...]
 ) -> tuple[Field, ...]:
-    """The fields named in ``attribute`` (in its order), or all ``available``."""
-    names: tuple[str, ...] = getattr(cls, attribute)
+    """The fields named in ``attribute`` (in its order), or all ``available``
+    (the many-to-many fields ``index_fields`` names aside: ``_index_links``)."""
+    links = {m.name for m in cls.many_to_many}
+    names = tuple(n for n in getattr(cls, attribute) if n not in links)
     if not names:
         return available
     by_name = {f.name: f for f in available}

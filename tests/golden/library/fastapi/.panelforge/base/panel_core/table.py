@@ -17,6 +17,8 @@ from .resource import ManyToMany, Resource
 from .urls import page_url
 
 _LONG_TEXT = 80
+# How many linked records a list cell names before "+N more".
+_FIRST_LINKS = 3
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,16 @@ def display_links(
     return Cell(", ".join(name for name, _ in named), kind="links", links=named)
 
 
+def first_links(cell: Cell) -> Cell:
+    """``cell`` of linked records for the table: the first few, then how many more."""
+    if len(cell.links) <= _FIRST_LINKS:
+        return cell
+    shown = cell.links[:_FIRST_LINKS]
+    more = f" +{len(cell.links) - _FIRST_LINKS} more"
+    text = ", ".join(name for name, _ in shown) + more
+    return Cell(text, kind="links", links=(*shown, (more.strip(), "")))
+
+
 def shorten(cell: Cell) -> Cell:
     """``cell`` with long text cut for the table."""
     if len(cell.text) <= _LONG_TEXT:
@@ -122,6 +134,7 @@ def columns(
         order = f"-{field.name}" if direction == "asc" else field.name
         url = page_url(resource.uri, "index-page", query=[*kept, ("sort", order)])
         found.append(Column(field.name, field.label, url, direction))
+    found += [Column(link.name, link.label) for link in resource.index_link_list]
     return found
 
 
@@ -138,6 +151,10 @@ def rows(
         cells = [
             shorten(display(f, record[f.name], labels.get(f.name)))
             for f in table_fields(resource)
+        ]
+        cells += [
+            first_links(display_links(link, record[link.name], labels.get(link.name)))
+            for link in resource.index_link_list
         ]
         found.append(
             Row(
