@@ -83,6 +83,7 @@ RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
         " default_sort key_field field_map writable_fields creatable_fields"
         " readable_fields display display_parts display_fields soft_delete"
         " unique_together has_many has_many_map many_to_many many_to_many_map"
+        " index_link_list"
         " actions bulk_update all_actions"
         " sortable_fields filterable_fields query_tag_map key_name pages get_pages"
         " first_page find_page current_page url route page_url index_page_url"
