@@ -11,6 +11,7 @@ from typing import Any
 from ..model import ir, naming
 from .adoption import adopted_fields
 from .decimals import digits, is_decimal
+from .manytomanychecks import link_table
 
 _FILES = ir.FILE_FORMATS
 
@@ -27,7 +28,9 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
         name=project["name"],
         title=project.get("title", naming.humanize(project["name"])),
         framework=project.get("framework", "fastapi"),
-        resources=tuple(build_resource(name, spec) for name, spec in resources.items()),
+        resources=tuple(
+            build_resource(name, spec, resources) for name, spec in resources.items()
+        ),
         auth=ir.Auth(**manifest.get("auth", {})),
         docs=ir.Docs(**manifest.get("docs", {})),
         roles=tuple(
@@ -40,8 +43,11 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
     )
 
 
-def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
-    """One resource: the key field first, then the fields in declared order."""
+def build_resource(
+    name: str, spec: dict[str, Any], resources: dict[str, Any] | None = None
+) -> ir.Resource:
+    """One resource: the key field first, then the fields in declared order
+    (``resources``: every resource's spec, for the keys many-to-many fields link)."""
     key = spec.get("key", IMPLICIT_KEY.name)
     required = set(spec.get("required", ()))
     declared = [
@@ -79,7 +85,12 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         has_many=tuple(
             build_has_many(field, options)
             for field, options in spec["fields"].items()
-            if options["type"] == "array"
+            if options["type"] == "array" and "inverse" in options
+        ),
+        many_to_many=tuple(
+            build_many_to_many(name, spec, field, options, resources or {})
+            for field, options in spec["fields"].items()
+            if options["type"] == "array" and "inverse" not in options
         ),
         actions=tuple(
             build_action(action, options) for action, options in _items(spec, "actions")
@@ -114,6 +125,38 @@ def build_has_many(name: str, spec: dict[str, Any]) -> ir.HasMany:
         inverse=spec["inverse"],
         description=spec.get("description"),
     )
+
+
+def build_many_to_many(
+    owner: str,
+    spec: dict[str, Any],
+    name: str,
+    options: dict[str, Any],
+    resources: dict[str, Any],
+) -> ir.ManyToMany:
+    """A many-to-many field: its link table and the table's two columns."""
+    target = options["items"]["relation"]
+    target_spec = resources.get(target, {})
+    owner_column = link_column(owner, spec.get("key", IMPLICIT_KEY.name))
+    target_column = link_column(target, target_spec.get("key", IMPLICIT_KEY.name))
+    if target_column == owner_column:  # a resource linked to its own records
+        target_column = f"related_{target_column}"
+    return ir.ManyToMany(
+        name=name,
+        label=options.get("label", naming.humanize(name)),
+        target=target,
+        through=link_table(owner, spec, name, options),
+        owner_column=owner_column,
+        target_column=target_column,
+        description=options.get("description"),
+    )
+
+
+def link_column(resource: str, key: str) -> str:
+    """A link table's column for ``resource``'s key: ``playlist_id`` for ``id``,
+    the key itself when it already starts with the resource (``track_id``)."""
+    prefix = naming.snake(resource)
+    return key if key.startswith(prefix + "_") else f"{prefix}_{key}"
 
 
 def build_action(name: str, spec: dict[str, Any]) -> ir.Action:

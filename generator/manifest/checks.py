@@ -26,6 +26,7 @@ from .fieldvalues import field_type
 from .filechecks import file_issues
 from .hasmanychecks import has_many_issues
 from .hints import shown
+from .manytomanychecks import many_to_many_issues
 from .metricchecks import metric_issues
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
@@ -63,6 +64,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
     issues += has_many_issues(document, resources, key_types)
+    issues += many_to_many_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues
 

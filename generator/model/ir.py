@@ -187,6 +187,22 @@ class HasMany:
 
 
 @dataclass(frozen=True)
+class ManyToMany:
+    """A list of another resource's keys, stored as pairs in a link table.
+
+    ``tracks`` on ``Playlist``: rows ``(playlist_id, track_id)`` of ``through``.
+    """
+
+    name: str  # "tracks"
+    label: str  # "Tracks"
+    target: str  # the linked resource's name: "Track"
+    through: str  # the link table: "playlists_tracks"
+    owner_column: str  # the column holding the owner's key: "playlist_id"
+    target_column: str  # the column holding the target's key: "track_id"
+    description: str | None = None
+
+
+@dataclass(frozen=True)
 class QueryTag:
     """A named, pre-set filter of a resource's list (``?query-tag=<uri>``)."""
 
@@ -255,6 +271,7 @@ class Resource:
     )
     soft_delete: bool = False  # a delete moves the record to the trash
     has_many: tuple[HasMany, ...] = ()  # children listed on the record (no columns)
+    many_to_many: tuple[ManyToMany, ...] = ()  # keys linked through link tables
 
     @property
     def stored_fields(self) -> tuple[Field, ...]:

@@ -66,6 +66,9 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
     del data["has_many"]
     if resource.has_many:  # recorded only when declared
         data["has_many"] = [asdict(h) for h in resource.has_many]
+    del data["many_to_many"]
+    if resource.many_to_many:  # recorded only when declared
+        data["many_to_many"] = [asdict(m) for m in resource.many_to_many]
     # Recorded only when declared, too.
     del data["actions"]
     if resource.actions:
@@ -105,6 +108,9 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
         tuple(group) for group in data.get("unique_together", ())
     )
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
+    values["many_to_many"] = tuple(
+        ir.ManyToMany(**m) for m in data.get("many_to_many", ())
+    )
     values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
     values["bulk_update"] = tuple(data.get("bulk_update", ()))
     values["metrics"] = tuple(

@@ -61,6 +61,11 @@ def class_name(field: ir.Field) -> str:
     return {"integer": "Integer", "number": "Number", "boolean": "Boolean"}[field.type]
 
 
+def link_key_type(target: ir.Resource) -> str:
+    """The kernel's ``key_type`` of links to ``target``: integer, string or uuid."""
+    return _key_type(target.key_field) or "integer"
+
+
 def _key_type(key: ir.Field) -> str | None:
     """A relation's ``key_type``: None for an integer key (the default), else
     ``string`` or ``uuid``."""

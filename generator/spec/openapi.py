@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import SpecError
 from ..model import ir
-from ..model.kernel_fields import kernel_field, kernel_fields
+from ..model.kernel_fields import kernel_field, kernel_fields, link_key_type
 from ..paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
@@ -136,6 +136,20 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
                 description=many.description,
             )
             for many in resource.has_many
+        )
+    if resource.many_to_many:
+        body["many_to_many"] = tuple(
+            kernel.resource.ManyToMany(
+                link.name,
+                resource=project.resource(link.target).uri,
+                through=link.through,
+                owner_column=link.owner_column,
+                target_column=link.target_column,
+                key_type=link_key_type(project.resource(link.target)),
+                label=link.label,
+                description=link.description,
+            )
+            for link in resource.many_to_many
         )
     if resource.actions:
         body["actions"] = tuple(

@@ -24,6 +24,7 @@ from ...render.plan import FilePlan
 from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
+from .link_models import create_link_model, link_model_name
 from .storage import (
     db_default_imports,
     field_call,
@@ -230,9 +231,14 @@ def migration_plan(
     changes = removed + changes + added
     later = later_relations(diff.created)
     created = [create_model(r, diff.after, later.get(r.name, ())) for r in diff.created]
+    created += [create_link_model(t, diff.after) for t in diff.links_created]
     changes = later_field_operations(diff.created, diff.after) + changes
     changes += later_field_operations(diff.dropped[::-1], diff.before, remove=True)
     deleted = [
+        f"migrations.DeleteModel(name={literal(link_model_name(t))})"
+        for t in diff.links_dropped
+    ]
+    deleted += [
         (
             state_only(f"migrations.DeleteModel(name={literal(r.model_name)})")
             if r.adopted

@@ -24,7 +24,7 @@ from .record_actions import offered
 from .registry import PanelResource
 from .resource import Resource
 from .routes import url_for
-from .table import columns, display, rows
+from .table import columns, display, display_links, rows
 from .trash import trash_url
 from .urls import page_url, record_url
 from .versions import record_version
@@ -252,6 +252,10 @@ def detail_context(
         "items": [
             (f.label, display(f, record[f.name], labels.get(f.name)))
             for f in resource.detail_field_list
+        ]
+        + [
+            (link.label, display_links(link, record[link.name], labels.get(link.name)))
+            for link in resource.many_to_many
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),

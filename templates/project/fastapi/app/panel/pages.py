@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
+from panel_core.forms import submitted_values
 from panel_core.pages import FRAGMENT
 from panel_core.versions import VERSION_FIELD
 
@@ -104,7 +105,7 @@ async def _form_again(
     item = request.path_params.get("resourceItem")
     key = None if item is None else panel.key(item)
     pairs = request.scope.get(FORM_KEY, [])
-    values = {name: value for name, value in pairs if not name.startswith("_")}
+    values = submitted_values(type(panel.resource), pairs)
     if isinstance(exc, PreconditionFailed):
         return await form_page(
             request, panel, key, values=values, changed=True, status_code=409

@@ -179,7 +179,7 @@ async def show(request: Request, panel: Panel) -> Response:
     asked = panel.children_asked(request.query_params.multi_items())
     reader: LoopReader | None = request.app.state.reader
     lifecycle = panel.lifecycle
-    if reader is not None and not lifecycle.scoped:
+    if reader is not None and not lifecycle.scoped and not panel.store.links:
         record = panel.store.read(reader, key)  # SQLite: quicker than a pool hop
     else:
         record = await run_in_threadpool(

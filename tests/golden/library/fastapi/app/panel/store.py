@@ -77,6 +77,7 @@ from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
 from .hooks import writing
+from .links import Links
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
 from .store_rules import Tables
@@ -112,6 +113,7 @@ class Store(BulkMethods, ActionMethods):
         self.label = label
         self._resource = resource
         self._relations = tuple(relations)
+        self.links = Links(resource, table.metadata)
         self._targets: Mapping[str, Any] = {}
         self._rules: DeleteRules | None = None
         self._uri = resource.uri
@@ -207,7 +209,9 @@ class Store(BulkMethods, ActionMethods):
             if query.offset:
                 statement = statement.offset(query.offset)
             rows = connection.execute(statement).all()
-        return [dict(zip(self._names, row, strict=True)) for row in rows], total
+            records = [dict(zip(self._names, row, strict=True)) for row in rows]
+            self.links.attach(connection, records)
+        return records, total
 
     def _estimate(
         self, connection: Connection, conditions: list[ColumnElement[bool]]
@@ -258,6 +262,7 @@ class Store(BulkMethods, ActionMethods):
         and the delete rules between them."""
         self._targets = panels
         self._rules = rules
+        self.links.link_targets(panels)
 
     @property
     def key_column(self) -> Any:
@@ -363,7 +368,9 @@ class Store(BulkMethods, ActionMethods):
         row = connection.execute(statement, {"key": key}).first()
         if row is None:
             raise self._not_found(key)
-        return dict(zip(self._names, row, strict=True))
+        record = dict(zip(self._names, row, strict=True))
+        self.links.attach(connection, [record])
+        return record
 
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
@@ -373,11 +380,14 @@ class Store(BulkMethods, ActionMethods):
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
-                values = self._prepare(actor.before_creating(dict(values)))
+                values, links = self.links.split(actor.before_creating(dict(values)))
+                values = self._prepare(values)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, None)
                 record = self._returned(self._insert_row(connection, values))
+                self._link(connection, record, links)
                 actor.notify("after_created", record)
         except IntegrityError:
             raise self._refused(engine, values, None) from None
@@ -405,16 +415,22 @@ class Store(BulkMethods, ActionMethods):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
+                values, links = self.links.split(values)
                 values = self._prepare(values)
-                if not values:
+                if not values and not links:
                     return self._fetch_in(connection, key, actor)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, key)
-                row = self._update_row(connection, key, values, actor)
-                if row is None:
-                    raise self._not_found(key)
-                record = self._returned(row)
+                if values:
+                    row = self._update_row(connection, key, values, actor)
+                    if row is None:
+                        raise self._not_found(key)
+                    record = self._returned(row)
+                else:
+                    record = self._fetch_in(connection, key, actor)
+                self._link(connection, record, links)
                 actor.notify("after_updated", record)
         except IntegrityError:
             raise self._refused(engine, values, key) from None
@@ -534,6 +550,14 @@ class Store(BulkMethods, ActionMethods):
             return None
         return connection.execute(self._select_one, {"key": key}).first()
 
+    def _link(
+        self, connection: Connection, record: Record, links: Mapping[str, Any]
+    ) -> None:
+        """Replace the record's links with those given, then read them all back."""
+        if self.links:
+            self.links.write(connection, record[self._resource.key_name()], links)
+            self.links.attach(connection, [record])
+
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))
         # SQLite's RETURNING gives a whole REAL back as an integer (9.0 as 9).
@@ -555,6 +579,9 @@ class Store(BulkMethods, ActionMethods):
 
     def _filtered(self, found: Filter) -> ColumnElement[bool]:
         """The condition of one filter: equal, within a bound, or matching text."""
+        linked = self.links.condition(found.name, found.value, self._key)
+        if linked is not None:
+            return linked
         column = self._filters[found.name]
         if found.operator == FROM:
             return column >= found.value

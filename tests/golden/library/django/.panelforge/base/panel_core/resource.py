@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .fields import Field, humanize
+from .fields import BelongsTo, Field, humanize
 from .hooks import ResourceHooks
 from .labels import DisplayError, Part, default_display, display_fields, parse_display
 from .navigation import Navigation
@@ -67,6 +67,36 @@ class HasMany:
             object.__setattr__(self, "label", humanize(self.name))
 
 
+@dataclass(frozen=True)
+class ManyToMany:
+    """A list of the keys of another resource's records, linked to this one:
+    ``tracks`` of a playlist. Not a column: each pair is a row of the link table
+    ``through`` (``owner_column``: this record's key, ``target_column``: the other's),
+    whose key is the pair. Written as a whole (create, PUT, PATCH replace the set),
+    read as the keys in key order, filtered with ``filter[tracks]=42``.
+    """
+
+    name: str
+    resource: str  # the linked resource's URI key
+    through: str  # the link table
+    owner_column: str
+    target_column: str
+    key_type: str = "integer"  # of the linked resource's key: integer, string, uuid
+    label: str = ""
+    description: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", humanize(self.name))
+
+    @property
+    def item_field(self) -> Field:
+        """One of the keys, as a belongs-to field: how each is checked and shown."""
+        return BelongsTo(
+            self.name, label=self.label, resource=self.resource, key_type=self.key_type
+        )
+
+
 class Resource(ResourceHooks, Navigation):
     """Base class of resources: set the class attributes, the panel does the rest.
 
@@ -98,6 +128,8 @@ class Resource(ResourceHooks, Navigation):
     unique_together: ClassVar[tuple[tuple[str, ...], ...]] = ()
     # The records of other resources that belong to each record (``HasMany``).
     has_many: ClassVar[tuple[HasMany, ...]] = ()
+    # The keys of other resources' records linked to each record (``ManyToMany``).
+    many_to_many: ClassVar[tuple[ManyToMany, ...]] = ()
     # What users may do to the records they select (``panel_core.record_actions``),
     # and the fields a built-in ``set_<field>`` action sets on them.
     actions: ClassVar[tuple[Action, ...]] = ()
@@ -115,7 +147,11 @@ class Resource(ResourceHooks, Navigation):
     filterable_fields: ClassVar[tuple[str, ...]]
     query_tag_map: ClassVar[Mapping[str, QueryTag]]
     has_many_map: ClassVar[Mapping[str, HasMany]]
+    many_to_many_map: ClassVar[Mapping[str, ManyToMany]]
     index_field_list: ClassVar[tuple[Field, ...]]
+    # The many-to-many fields the list shows, after its fields (``index_fields``
+    # names them, else all).
+    index_link_list: ClassVar[tuple[ManyToMany, ...]]
     form_field_list: ClassVar[tuple[Field, ...]]
     detail_field_list: ClassVar[tuple[Field, ...]]
     display_parts: ClassVar[tuple[Part, ...]]
@@ -157,18 +193,20 @@ def _derive(cls: type[Resource]) -> None:
     cls.filterable_fields = tuple(f.name for f in cls.readable_fields if f.filterable)
     cls.query_tag_map = MappingProxyType({t.uri: t for t in cls.query_tags})
     cls.has_many_map = MappingProxyType({h.name: h for h in cls.has_many})
+    cls.many_to_many_map = MappingProxyType({m.name: m for m in cls.many_to_many})
     if not cls.name:
         cls.name = cls.model.__name__ if cls.model is not None else cls.__name__
     cls.index_field_list = _chosen(cls, "index_fields", cls.readable_fields)
+    cls.index_link_list = _index_links(cls)
     cls.form_field_list = _chosen(cls, "form_fields", cls.writable_fields)
     cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
     if not cls.default_sort:
         cls.default_sort = "-" + cls.key_field.name
     _check_lookups(cls, where)
     _derive_display(cls, where)
-    for many in cls.has_many:
+    for many in (*cls.has_many, *cls.many_to_many):
         if many.name in cls.field_map:
-            raise DeclarationError(f"{where}: has_many {many.name!r} is a field too")
+            raise DeclarationError(f"{where}: {many.name!r} is declared twice")
     _derive_actions(cls, where)
 
 
@@ -251,11 +289,20 @@ def _check_metrics(cls: type[Resource], where: str) -> None:
                 )
 
 
+def _index_links(cls: type[Resource]) -> tuple[ManyToMany, ...]:
+    """The many-to-many fields ``index_fields`` names, or all of them."""
+    if not cls.index_fields:
+        return cls.many_to_many
+    return tuple(m for m in cls.many_to_many if m.name in cls.index_fields)
+
+
 def _chosen(
     cls: type[Resource], attribute: str, available: tuple[Field, ...]
 ) -> tuple[Field, ...]:
-    """The fields named in ``attribute`` (in its order), or all ``available``."""
-    names: tuple[str, ...] = getattr(cls, attribute)
+    """The fields named in ``attribute`` (in its order), or all ``available``
+    (the many-to-many fields ``index_fields`` names aside: ``_index_links``)."""
+    links = {m.name for m in cls.many_to_many}
+    names = tuple(n for n in getattr(cls, attribute) if n not in links)
     if not names:
         return available
     by_name = {f.name: f for f in available}

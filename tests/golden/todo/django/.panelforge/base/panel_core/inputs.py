@@ -46,7 +46,7 @@ from .errors import InvalidInput, UnsupportedMediaType
 from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
-from .resource import Resource
+from .resource import ManyToMany, Resource
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).
 _EMAIL = re.compile(
@@ -236,10 +236,20 @@ def blank_rule(field: kernel.Field, *, trim: bool) -> Callable[[Any], Any]:
 
 
 def input_model(
-    name: str, fields: tuple[kernel.Field, ...], *, create: bool
+    name: str,
+    fields: tuple[kernel.Field, ...],
+    *,
+    create: bool,
+    links: tuple[ManyToMany, ...] = (),
 ) -> type[BaseModel]:
-    """A model of writable ``fields``; ``create`` makes required fields required."""
+    """A model of writable ``fields``; ``create`` makes required fields required.
+    Each of the many-to-many ``links`` takes a list of the linked resource's keys."""
     definitions: dict[str, Any] = {}
+    for position, link in enumerate(links):
+        definitions[f"link_{position}"] = (
+            list[value_type(link.item_field)],  # type: ignore[misc]
+            Constraint(None, alias=link.name),
+        )
     for position, field in enumerate(fields):
         annotation = value_type(field)
         if field.accepts_null:
@@ -347,10 +357,12 @@ class Inputs:
     ) -> None:
         name = resource.__name__
         writable = resource.creatable_fields
-        self._create = input_model(f"{name}Create", writable, create=True)
+        links = resource.many_to_many
+        self._create = input_model(f"{name}Create", writable, create=True, links=links)
         self._update = input_model(
-            f"{name}Update", resource.writable_fields, create=False
+            f"{name}Update", resource.writable_fields, create=False, links=links
         )
+        self._links = frozenset(link.name for link in links)
         self._rules = {f.name: blank_rule(f, trim=trim_strings) for f in writable}
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
@@ -361,6 +373,7 @@ class Inputs:
             f"{name}MassDelete", ids=(list[value_type(resource.key_field)] | None, None)
         )
         self._labels = {f.name: f.label for f in resource.fields}
+        self._labels.update((link.name, link.label) for link in links)
         self._date_times = tuple(
             f.name for f in writable if isinstance(f, kernel.DateTime)
         )
@@ -517,6 +530,8 @@ class Inputs:
         self, pairs: list[tuple[str, str]], *, create: bool
     ) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
+        for name in self._links.intersection(values):
+            values[name] = link_keys(value for key, value in pairs if key == name)
         for name, value in list(values.items()):
             if value == "" and create and name in self._filled_by_database:
                 del values[name]  # left out: the database fills it in
@@ -552,6 +567,13 @@ class Inputs:
         return template.format(label=label, **error.get("ctx", {}))
 
 
+def link_keys(texts: Any) -> list[str]:
+    """A form's keys of a many-to-many field: from a multiple select (one value
+    each) or a text input (several, separated by commas or spaces); blanks ignored."""
+    return [key for text in texts for key in _LINK_SEPARATORS.split(text) if key]
+
+
+_LINK_SEPARATORS = re.compile(r"[\s,]+")
 _IDS = frozenset({"ids[]", "ids"})
 _NOT_OBJECT = "The request body must be a JSON object."
 _BODY_MESSAGES = {"json_invalid": "The request body is not valid JSON."}
@@ -585,6 +607,7 @@ _MESSAGES = {
         "in UTC."
     ),
     "uuid": "The {label} field must be a valid UUID.",
+    "list": "The {label} field must be a list of keys.",
     "email": "The {label} field must be a valid email address.",
     "url": "The {label} field must be a valid URL.",
     "enum": "The selected {label} is invalid.",

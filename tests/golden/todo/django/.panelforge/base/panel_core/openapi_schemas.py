@@ -148,6 +148,7 @@ def record_schema(
         properties[f.name] = property_schema(f, v30=v30)
         if f.name in read_only:
             properties[f.name]["readOnly"] = True
+    properties.update(links_schemas(resource, v30=v30, write=False))
     required = list(properties)
     properties.update(children_schemas(resource, keys or {}, v30=v30))
     return {"type": "object", "required": required, "properties": properties}
@@ -182,6 +183,30 @@ def children_schemas(
     return found
 
 
+def links_schemas(
+    resource: type[Resource], *, v30: bool, write: bool
+) -> dict[str, Schema]:
+    """Each many-to-many field: the linked records' keys, in key order; written
+    as a whole (the list replaces the links; a key given twice counts once)."""
+    found: dict[str, Schema] = {}
+    for link in resource.many_to_many:
+        described = [link.description] if link.description else []
+        if write:
+            described.append(
+                "Replaces the links: the keys of the records to link, each once "
+                "(a key given twice counts once); a key of no live record is 422."
+            )
+        else:
+            described.append("The keys of the linked records, in key order.")
+        found[link.name] = {
+            "type": "array",
+            "items": value_schema(link.item_field, v30=v30, null=False),
+            "title": link.label,
+            "description": " ".join(described),
+        }
+    return found
+
+
 def _not_blank(field: Field, schema: Schema) -> Schema:
     """A required text field's schema says it cannot be empty: blank (spaces only,
     once trimmed) is refused as "required"."""
@@ -211,6 +236,7 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
         )
         for f in fields
     }
+    schema["properties"].update(links_schemas(resource, v30=v30, write=True))
     schema["additionalProperties"] = False
     return schema
 
