@@ -11,13 +11,14 @@ from collections.abc import Callable
 from django.http import HttpResponse
 
 from .. import files
-from . import auth, crud, handlers, methods, pages, record_actions, trash
+from . import auth, crud, dashboard, handlers, methods, pages, record_actions, trash
 
 _collection = crud.CollectionView.as_view()
 _item = crud.ItemView.as_view()
 
 VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "index": pages.home,
+    "dashboard": dashboard.dashboard,
     "login": auth.login_page,
     "authenticate": auth.authenticate,
     "logout": auth.logout,

@@ -16,6 +16,7 @@ from typing import Any
 from . import decimals
 from . import fields as kernel
 from .choices import Picker, Related, option_text
+from .files import StoredFile, from_column
 from .inputs import link_keys
 from .resource import Resource
 
@@ -55,6 +56,8 @@ class Widget:
     # After a save refused because someone else changed the record meanwhile: what
     # the record holds now, where it differs from this input's value.
     theirs: str | None = None
+    # A file input's current file (the edit form shows a link and "Remove").
+    file: StoredFile | None = None
 
     @property
     def checked(self) -> bool:
@@ -95,7 +98,7 @@ def record_values(
     values = {
         f.name: form_text(record.get(f.name))
         for f in resource.writable_fields
-        if not f.write_only
+        if not f.write_only and not isinstance(f, kernel.File)
     }
     for link in resource.many_to_many:
         values[link.name] = ", ".join(form_text(k) for k in record.get(link.name, ()))
@@ -163,7 +166,28 @@ def input_attrs(field_: kernel.Field) -> list[tuple[str, str]]:
         attrs.append(("step", decimals.text(decimals.quantum(field_.scale))))
     elif isinstance(field_, kernel.DateTime):
         attrs.append(("step", "1"))
+    elif isinstance(field_, kernel.File):
+        accept = field_.accept or (
+            ("image/*",) if isinstance(field_, kernel.Image) else ()
+        )
+        if accept:
+            attrs.append(("accept", ",".join(accept)))
     return attrs
+
+
+def with_files(
+    widgets: Sequence[Widget], resource: type[Resource], record: Mapping[str, Any]
+) -> list[Widget]:
+    """``widgets`` with each file input's current file (from ``record``)."""
+    files = {f.name for f in kernel.file_fields(resource.fields)}
+    return [
+        (
+            replace(widget, file=from_column(record.get(widget.name)))
+            if widget.name in files
+            else widget
+        )
+        for widget in widgets
+    ]
 
 
 def _options(

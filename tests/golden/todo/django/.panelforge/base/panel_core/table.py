@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import fields as kernel
+from .files import from_column
 from .labels import value_text
 from .resource import ManyToMany, Resource
 from .urls import page_url
@@ -28,6 +29,8 @@ class Cell:
     text: str
     href: str | None = None
     kind: str = "text"
+    # An image's thumbnail (lists) or, with ``href``, the image itself (detail).
+    thumb: str | None = None
     # Several related records, each named and linked (a many-to-many field).
     links: tuple[tuple[str, str], ...] = ()
 
@@ -71,6 +74,13 @@ def display(
         return Cell("—", kind="empty")
     if isinstance(field, kernel.Boolean):
         return Cell("Yes" if value else "No", kind="boolean")
+    if isinstance(field, kernel.File):
+        found = from_column(value)
+        if found is None:
+            return Cell("—", kind="empty")
+        if found.is_image:
+            return Cell(found.name, found.url, "image", found.url + "?thumb=1")
+        return Cell(found.name, href=found.url, kind="file")
     if isinstance(field, kernel.BelongsTo):
         label = (labels or {}).get(value, f"#{value}")
         return Cell(label, href=page_url(field.resource, "detail-page", value))
@@ -111,7 +121,7 @@ def shorten(cell: Cell) -> Cell:
     """``cell`` with long text cut for the table."""
     if len(cell.text) <= _LONG_TEXT:
         return cell
-    return Cell(cell.text[: _LONG_TEXT - 1] + "…", cell.href, cell.kind)
+    return Cell(cell.text[: _LONG_TEXT - 1] + "…", cell.href, cell.kind, cell.thumb)
 
 
 def table_fields(resource: type[Resource]) -> tuple[kernel.Field, ...]:
