@@ -28,7 +28,7 @@ def dashboard_schemas(*, v30: bool) -> Doc:
     nullable_string = typed("string", null=True, v30=v30)
     scalar = ["integer", "number", "string"]
     if v30:
-        value: Doc = {"nullable": True, "oneOf": [{"type": t} for t in scalar]}
+        value: Doc = {"nullable": True, "anyOf": [{"type": t} for t in scalar]}
     else:
         value = {"type": [*scalar, "null"]}
     return {
