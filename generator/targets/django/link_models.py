@@ -84,4 +84,5 @@ def create_link_model(table: LinkTable, project: ir.Project) -> dict[str, Any]:
         "fields": fields,
         "table": literal(table.name),
         "constraints": "",
+        "adopted": False,  # a link table is the panel's own
     }
