@@ -60,8 +60,9 @@ PyMySQL (pip install 'panelforge[mysql]').
 
 What the manifest cannot say (composite keys, tables without a key, link tables,
 multi-column foreign keys, CHECK constraints, unsupported types) is listed in a
-comment at its top and on stderr. The generated project creates its own tables:
-adopting the existing ones without re-creating them is not supported yet.
+comment at its top and on stderr. Every table it reads is adopted (adopted: in
+the manifest): the generated project's migrate records it, never creates, changes
+or drops it; the panel works on the rows as they are.
 
 exit codes: 0 ok, 1 a problem you can fix (an existing -o file, a missing
 driver), 2 usage (a bad URL, an unknown table), 4 the database cannot be reached.

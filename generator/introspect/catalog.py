@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DatabaseUnreachableError, DatabaseUrlError, DriverMissingError
+from .indexes import Named, named_indexes
 from .urls import BACKEND_NAMES, DRIVER_PACKAGES, DatabaseUrl
 
 # SQLAlchemy warns, and answers NullType, for a type it does not know: the warning
@@ -44,6 +45,7 @@ class ForeignKey:
     target: str
     target_columns: tuple[str, ...]
     on_delete: str | None  # "CASCADE", "SET NULL", … as the catalog spells it
+    name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Table:
     unusable_unique: tuple[str, ...]  # partial or expression unique indexes, by name
     checks: tuple[str, ...]  # CHECK constraints' SQL
     comment: str | None = None
+    named: tuple[Named, ...] = ()  # indexes and UNIQUE constraints by their names
 
     def column(self, name: str) -> Column:
         """The column called ``name``."""
@@ -189,6 +192,7 @@ def _read_table(inspector: Any, connection: Any, name: str, backend: str) -> Tab
         unusable_unique=unusable,
         checks=tuple(_checks(inspector, connection, name, backend)),
         comment=_table_comment(inspector, name),
+        named=named_indexes(inspector, name),
     )
 
 
@@ -241,6 +245,7 @@ def _foreign_keys(
             target=fk["referred_table"],
             target_columns=tuple(fk["referred_columns"]),
             on_delete=rule,
+            name=fk.get("name"),
         )
 
 

@@ -12,7 +12,9 @@ from typing import Any
 from .catalog import Column, ForeignKey, Table
 from .drafts import Draft, Key
 
-_ON_DELETE = {"CASCADE": "cascade", "SET NULL": "set_null"}
+# An explicit RESTRICT is said too: an adopted table's foreign key keeps its rule
+# (``on_delete`` left out: the database's default, NO ACTION).
+_ON_DELETE = {"CASCADE": "cascade", "SET NULL": "set_null", "RESTRICT": "restrict"}
 _KEEPS_RESTRICT = {None, "RESTRICT", "NO ACTION"}
 
 

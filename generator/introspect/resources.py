@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import naming
+from .adopted import adopted_facts
 from .catalog import Catalog, Column, ForeignKey, Table
 from .checks import enum_check
 from .drafts import Draft, Key
@@ -200,6 +201,7 @@ def _resource_data(resource: Draft, notes: list[str]) -> dict[str, Any]:
     display = _display(resource)
     if display:
         data["display"] = display
+    data["adopted"] = adopted_facts(resource)  # the table exists: never created
     return data
 
 

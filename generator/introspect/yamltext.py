@@ -41,8 +41,8 @@ def manifest_text(
         "# Review it (names, labels, required fields, display), then:",
         f"#   panelforge validate {target}",
         f"#   panelforge generate {target} -o my-panel",
-        "# The generated project creates its own tables: using these existing tables",
-        "# without re-creating them is not supported yet.",
+        "# Each table is adopted (`adopted:`): migrate records it and never creates,",
+        "# changes or drops it, except for the fields you add or remove later.",
     ]
     if inspection.notes:
         lines += ["#", "# Not expressed in this manifest:"]
@@ -68,6 +68,9 @@ def _resource_lines(name: str, resource: dict[str, Any]) -> list[str]:
         if key == "fields":
             lines.append("    fields:")
             lines += [f"      {_flow(f)}: {_flow(o)}" for f, o in value.items()]
+        elif key == "adopted" and isinstance(value, dict):
+            lines.append("    adopted:")
+            lines += [f"      {_flow(k)}: {_flow(v)}" for k, v in value.items()]
         else:
             lines.append(f"    {key}: {_flow(value)}")
     return lines

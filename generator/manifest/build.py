@@ -10,7 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 from ..model import ir, naming
+from .adoption import adopted_fields
 from .decimals import digits, is_decimal
+from .manytomanychecks import link_table
+
+_FILES = ir.FILE_FORMATS
 
 IMPLICIT_KEY = ir.Field(
     name="id", type="integer", label="ID", read_only=True, is_key=True
@@ -25,7 +29,9 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
         name=project["name"],
         title=project.get("title", naming.humanize(project["name"])),
         framework=project.get("framework", "fastapi"),
-        resources=tuple(build_resource(name, spec) for name, spec in resources.items()),
+        resources=tuple(
+            build_resource(name, spec, resources) for name, spec in resources.items()
+        ),
         auth=ir.Auth(**manifest.get("auth", {})),
         docs=ir.Docs(**manifest.get("docs", {})),
         roles=tuple(
@@ -38,8 +44,11 @@ def build_project(manifest: dict[str, Any], manifest_name: str) -> ir.Project:
     )
 
 
-def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
-    """One resource: the key field first, then the fields in declared order."""
+def build_resource(
+    name: str, spec: dict[str, Any], resources: dict[str, Any] | None = None
+) -> ir.Resource:
+    """One resource: the key field first, then the fields in declared order
+    (``resources``: every resource's spec, for the keys many-to-many fields link)."""
     declared_key = spec.get("key", IMPLICIT_KEY.name)
     parts = tuple(declared_key) if isinstance(declared_key, list) else ()
     key = "" if parts else declared_key
@@ -55,7 +64,9 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
     else:
         key_fields = [f for f in declared if f.is_key] or [IMPLICIT_KEY]
     chosen = {f.name for f in key_fields}
-    fields = key_fields + [f for f in declared if f.name not in chosen]
+    fields, table_indexes = adopted_fields(
+        spec, key_fields + [f for f in declared if f.name not in chosen]
+    )
     return ir.Resource(
         name=name,
         uri=spec.get("uri", naming.resource_uri(name)),
@@ -83,13 +94,34 @@ def build_resource(name: str, spec: dict[str, Any]) -> ir.Resource:
         has_many=tuple(
             build_has_many(field, options)
             for field, options in spec["fields"].items()
-            if options["type"] == "array"
+            if options["type"] == "array" and "inverse" in options
+        ),
+        many_to_many=tuple(
+            build_many_to_many(name, spec, field, options, resources or {})
+            for field, options in spec["fields"].items()
+            if options["type"] == "array" and "inverse" not in options
         ),
         actions=tuple(
             build_action(action, options) for action, options in _items(spec, "actions")
         ),
         bulk_update=tuple(spec.get("bulk_update", ())),
         key_parts=parts,
+        adopted=bool(spec.get("adopted")),
+        table_indexes=table_indexes,
+        metrics=tuple(
+            build_metric(metric, options) for metric, options in _items(spec, "metrics")
+        ),
+    )
+
+
+def build_metric(name: str, spec: dict[str, Any]) -> ir.Metric:
+    """A dashboard metric; its label defaults to the humanized name."""
+    return ir.Metric(
+        name=name,
+        label=spec.get("label", naming.humanize(name)),
+        aggregate=spec["aggregate"],
+        field=spec.get("field"),
+        filter=tuple(spec.get("filter", {}).items()),
     )
 
 
@@ -103,6 +135,38 @@ def build_has_many(name: str, spec: dict[str, Any]) -> ir.HasMany:
         inverse=spec["inverse"],
         description=spec.get("description"),
     )
+
+
+def build_many_to_many(
+    owner: str,
+    spec: dict[str, Any],
+    name: str,
+    options: dict[str, Any],
+    resources: dict[str, Any],
+) -> ir.ManyToMany:
+    """A many-to-many field: its link table and the table's two columns."""
+    target = options["items"]["relation"]
+    target_spec = resources.get(target, {})
+    owner_column = link_column(owner, spec.get("key", IMPLICIT_KEY.name))
+    target_column = link_column(target, target_spec.get("key", IMPLICIT_KEY.name))
+    if target_column == owner_column:  # a resource linked to its own records
+        target_column = f"related_{target_column}"
+    return ir.ManyToMany(
+        name=name,
+        label=options.get("label", naming.humanize(name)),
+        target=target,
+        through=link_table(owner, spec, name, options),
+        owner_column=owner_column,
+        target_column=target_column,
+        description=options.get("description"),
+    )
+
+
+def link_column(resource: str, key: str) -> str:
+    """A link table's column for ``resource``'s key: ``playlist_id`` for ``id``,
+    the key itself when it already starts with the resource (``track_id``)."""
+    prefix = naming.snake(resource)
+    return key if key.startswith(prefix + "_") else f"{prefix}_{key}"
 
 
 def build_action(name: str, spec: dict[str, Any]) -> ir.Action:
@@ -160,8 +224,8 @@ def build_field(
         description=spec.get("description"),
         relation=spec.get("relation"),
         on_delete=spec.get("on_delete", "restrict" if spec.get("relation") else None),
-        sortable=spec.get("sortable", fmt not in ("text", "password")),
-        filterable=spec.get("filterable", fmt != "password"),
+        sortable=spec.get("sortable", fmt not in ("text", "password", *_FILES)),
+        filterable=spec.get("filterable", fmt not in ("password", *_FILES)),
         renamed_from=spec.get("renamed_from"),
         renamed_values=tuple(spec.get("renamed_values", {}).items()),
         unique=spec.get("unique", False),
@@ -169,6 +233,8 @@ def build_field(
         default_sql=spec.get("default_sql"),
         # a column named like the field is the default one: nothing to record
         column=spec.get("column") if spec.get("column") != name else None,
+        accept=tuple(spec["accept"]) if "accept" in spec else None,
+        max_bytes=spec.get("maxBytes"),
     )
 
 

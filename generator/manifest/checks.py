@@ -17,14 +17,18 @@ from ..errors import Issue
 from ..model import naming
 from . import identifiers
 from .actionchecks import action_issues
+from .adoptchecks import adoption_issues
 from .columnchecks import column_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
 from .fieldvalues import field_type
+from .filechecks import file_issues
 from .hasmanychecks import has_many_issues
 from .hints import shown
 from .keychecks import composite_key_issues, relation_to_composite_issues
+from .manytomanychecks import many_to_many_issues
+from .metricchecks import metric_issues
 from .relationchecks import cycle_issues, relation_key_issues
 from .renamechecks import rename_issues
 from .resourcechecks import problem_args, resource_issues
@@ -52,13 +56,17 @@ def semantic_issues(document: Document) -> list[Issue]:
         issues += delete_rule_issues(document, name, spec)
         issues += trash_issues(document, name, spec)
         issues += action_issues(document, name, spec, key_types)
+        issues += metric_issues(document, name, spec, key_types)
         issues += unique_issues(document, name, spec)
         issues += column_issues(document, name, spec)
+        issues += adoption_issues(document, name, spec)
+        issues += file_issues(document, name, spec)
         issues += composite_key_issues(document, name, spec)
     issues += _clash_issues(document, resources)
     issues += cycle_issues(document, resources)
     issues += relation_key_issues(document, resources)
     issues += has_many_issues(document, resources, key_types)
+    issues += many_to_many_issues(document, resources)
     issues += relation_to_composite_issues(document, resources)
     issues += rename_issues(document, resources)
     return issues

@@ -89,21 +89,27 @@ def exact_values(document: Document) -> dict[str, Any]:
             fields[field_name] = spec
         resources[name] = {**resource, "fields": fields}
         if resource.get("query_tags"):
-            resources[name]["query_tags"] = _exact_filters(document, name, fields)
+            resources[name]["query_tags"] = _exact_filters(
+                document, name, fields, "query_tags"
+            )
+        if resource.get("metrics"):
+            resources[name]["metrics"] = _exact_filters(
+                document, name, fields, "metrics"
+            )
     manifest["resources"] = resources
     return manifest
 
 
 def _exact_filters(
-    document: Document, name: str, fields: Mapping[str, Any]
+    document: Document, name: str, fields: Mapping[str, Any], kind: str
 ) -> dict[str, Any]:
-    """Query tags whose filter values on decimal fields are exact text (``"9.90"``),
-    which the panel reads as a Decimal."""
+    """Query tags (or metrics: ``kind``) whose filter values on decimal fields are
+    exact text (``"9.90"``), which the panel reads as a Decimal."""
     tags = {}
-    for uri, tag in document.value["resources"][name]["query_tags"].items():
-        where: Path = ("resources", name, "query_tags", uri, "filter")
+    for uri, tag in document.value["resources"][name][kind].items():
+        where: Path = ("resources", name, kind, uri, "filter")
         found = {}
-        for field_name, value in tag["filter"].items():
+        for field_name, value in tag.get("filter", {}).items():
             number = exact(document.node((*where, field_name)), value)
             if is_decimal(fields.get(field_name)) and number is not None:
                 value = str(number)

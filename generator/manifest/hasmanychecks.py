@@ -5,8 +5,8 @@ inverse: album}`` on ``Album`` lists the tracks whose ``album`` is the album. It
 no column: ``inverse`` names the child's belongs-to field back to this resource, and
 every value comes from there. So the field is read-only, never required, without a
 default, and cannot be searched, sorted, filtered, listed as a column or be part of
-a unique group. An array without ``inverse`` would be a many-to-many relation, which
-is not supported yet.
+a unique group. An array without ``inverse`` is a many-to-many field
+(:mod:`~generator.manifest.manytomanychecks`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,12 @@ _NOT_IN = {
 
 
 def is_has_many(spec: Any) -> bool:
-    """Whether a field's options declare an array (a has-many field)."""
+    """Whether a field's options declare a has-many field (an array with
+    ``inverse``)."""
+    return isinstance(spec, dict) and spec.get("type") == ARRAY and "inverse" in spec
+
+
+def _is_array(spec: Any) -> bool:
     return isinstance(spec, dict) and spec.get("type") == ARRAY
 
 
@@ -53,6 +58,7 @@ def has_many_issues(
             where = ("resources", name, "fields", field)
             if is_has_many(options):
                 yield from _field_issues(document, where, options, name, resources)
+            if _is_array(options):
                 yield from _item_type_issues(document, where, options, key_types)
             elif isinstance(options, dict):
                 yield from _stray_options(document, where, options)
@@ -63,7 +69,7 @@ def _stray_options(
     document: Document, where: tuple[Any, ...], options: dict[str, Any]
 ) -> Iterator[Issue]:
     for key in ("items", "inverse"):
-        if key in options:
+        if key in options and options.get("type") != ARRAY:
             message = f"'{key}' applies to array (has-many) fields only"
             yield document.issue((*where, key), message, "M027")
 
@@ -78,7 +84,7 @@ def _field_issues(
     for key, value in options.items():
         if value is INVALID or (key in _FALSE_ONLY and value is False):
             continue
-        if key not in _OPTIONS:
+        if key not in _OPTIONS and key != "through":  # "through": M047
             message = f"'{key}' does not apply to has-many fields (they have no column)"
             yield document.issue((*where, key), message, "M027", "remove it")
     if options.get("readOnly") is not True:
@@ -91,30 +97,7 @@ def _field_issues(
     items = options.get("items")
     if not isinstance(items, dict):
         return
-    if "inverse" not in options:
-        message = (
-            "an array relation without 'inverse' would be many-to-many, which is not "
-            "supported yet"
-        )
-        yield document.issue(
-            where, message, "M027", _inverse_hint(items, parent, resources), key=True
-        )
-        return
     yield from _target_issues(document, where, options, parent, resources)
-
-
-def _inverse_hint(
-    items: dict[str, Any], parent: str, resources: Mapping[str, Any]
-) -> str:
-    """How to list the children instead: ``inverse:`` and the field it could name."""
-    target = items.get("relation")
-    child = resources.get(target) if isinstance(target, str) else None
-    fields = child.get("fields") if isinstance(child, dict) else None
-    choices = _relations_to(fields, parent) if isinstance(fields, dict) else []
-    field = choices[0] if len(choices) == 1 else "<its relation to this resource>"
-    return (
-        f"to list the {target} records that belong to this one, add 'inverse: {field}'"
-    )
 
 
 def _target_issues(

@@ -79,11 +79,13 @@ CUSTOMISATION_NAMES = frozenset(
 # helpers) and the customisation names: an async method of that name would replace it.
 RESERVED_METHODS = CUSTOMISATION_NAMES | frozenset(
     (
-        "uri title model fields search query_tags methods per_page max_per_page"
+        "uri title model fields search query_tags metrics methods per_page max_per_page"
         " default_sort key_field key_fields key_parts key_of field_map"
         " writable_fields creatable_fields"
         " readable_fields display display_parts display_fields soft_delete"
-        " unique_together has_many has_many_map actions bulk_update all_actions"
+        " unique_together has_many has_many_map many_to_many many_to_many_map"
+        " index_link_list"
+        " actions bulk_update all_actions"
         " sortable_fields filterable_fields query_tag_map key_name pages get_pages"
         " first_page find_page current_page url route page_url index_page_url"
         " form_page_url detail_page_url async_method_url component_url"

@@ -34,7 +34,7 @@ _SEARCHABLE_FORMATS = (None, "text", "email", "uri")
 
 
 @dataclass
-class _Resource:
+class CheckedResource:
     """One resource being checked and what its references resolve against."""
 
     document: Document
@@ -108,7 +108,7 @@ def resource_issues(
         )
     if not isinstance(spec, dict):
         return issues
-    resource = _Resource(document, name, spec, key_types)
+    resource = CheckedResource(document, name, spec, key_types)
     for rule in _RESOURCE_RULES:
         issues += rule(resource)
     return issues
@@ -119,7 +119,7 @@ def problem_args(problem: tuple[str, str | None]) -> tuple[str, str, str | None]
     return problem[0], "M023", problem[1]
 
 
-def _key_issues(resource: _Resource) -> Iterator[Issue]:
+def _key_issues(resource: CheckedResource) -> Iterator[Issue]:
     if resource.implicit_key or resource.key is None:
         return
     error, spec = resource.lookup(("key",), resource.key)
@@ -139,7 +139,7 @@ def _key_issues(resource: _Resource) -> Iterator[Issue]:
             yield resource.issue((*where, option), message, "M029")
 
 
-def _key_kind(resource: _Resource) -> str | None:
+def _key_kind(resource: CheckedResource) -> str | None:
     """``integer``/``uuid`` for a generated key, ``string`` for a supplied one."""
     if resource.implicit_key:
         return "integer"
@@ -151,7 +151,7 @@ def _key_kind(resource: _Resource) -> str | None:
     return None
 
 
-def _field_name_issues(resource: _Resource) -> Iterator[Issue]:
+def _field_name_issues(resource: CheckedResource) -> Iterator[Issue]:
     for name in resource.fields or {}:
         where = ("fields", name)
         problem = identifiers.field_problem(name)
@@ -163,7 +163,7 @@ def _field_name_issues(resource: _Resource) -> Iterator[Issue]:
             yield resource.issue(where, *problem_args(problem), key=True)
 
 
-def _field_rule_issues(resource: _Resource) -> Iterator[Issue]:
+def _field_rule_issues(resource: CheckedResource) -> Iterator[Issue]:
     for name, spec in (resource.fields or {}).items():
         ftype = field_type(spec)
         if ftype is None:
@@ -179,7 +179,7 @@ def _field_rule_issues(resource: _Resource) -> Iterator[Issue]:
         yield from field_issues(context)
 
 
-def _renamed_issues(resource: _Resource) -> Iterator[Issue]:
+def _renamed_issues(resource: CheckedResource) -> Iterator[Issue]:
     first: dict[str, str] = {}
     for name, spec in (resource.fields or {}).items():
         old = spec.get("renamed_from") if isinstance(spec, dict) else None
@@ -197,7 +197,7 @@ def _renamed_issues(resource: _Resource) -> Iterator[Issue]:
         first.setdefault(old, name)
 
 
-def _required_issues(resource: _Resource) -> Iterator[Issue]:
+def _required_issues(resource: CheckedResource) -> Iterator[Issue]:
     for index, name in _strings(resource.spec.get("required")):
         error, _spec = resource.lookup(("required", index), name)
         if error:
@@ -207,7 +207,7 @@ def _required_issues(resource: _Resource) -> Iterator[Issue]:
             yield resource.issue(("required", index), message, "M029", "remove it")
 
 
-def _field_list_issues(resource: _Resource) -> Iterator[Issue]:
+def _field_list_issues(resource: CheckedResource) -> Iterator[Issue]:
     """``list`` and ``readonly`` name fields; a listed password is never shown, and a
     field no request may set cannot be one every create must set."""
     for key in ("list", "readonly"):
@@ -229,7 +229,9 @@ def _field_list_issues(resource: _Resource) -> Iterator[Issue]:
                 yield resource.issue((key, index), message, "M027", hint)
 
 
-def _needs_a_request(resource: _Resource, name: str, spec: dict[str, Any]) -> bool:
+def _needs_a_request(
+    resource: CheckedResource, name: str, spec: dict[str, Any]
+) -> bool:
     """Whether every create request must give field ``name`` a value."""
     if "default" in spec:
         return False
@@ -238,7 +240,7 @@ def _needs_a_request(resource: _Resource, name: str, spec: dict[str, Any]) -> bo
     return name in resource.required
 
 
-def _search_issues(resource: _Resource) -> Iterator[Issue]:
+def _search_issues(resource: CheckedResource) -> Iterator[Issue]:
     for index, name in _strings(resource.spec.get("search")):
         error, spec = resource.lookup(("search", index), name)
         if error:
@@ -254,7 +256,7 @@ def _searchable(spec: dict[str, Any]) -> bool:
     return plain_string and spec.get("format") in _SEARCHABLE_FORMATS
 
 
-def _sort_issues(resource: _Resource) -> Iterator[Issue]:
+def _sort_issues(resource: CheckedResource) -> Iterator[Issue]:
     sort = resource.spec.get("default_sort")
     if not isinstance(sort, str):
         return
@@ -267,7 +269,7 @@ def _sort_issues(resource: _Resource) -> Iterator[Issue]:
         yield resource.issue(("default_sort",), message, "M030", hint)
 
 
-def _table_issues(resource: _Resource) -> Iterator[Issue]:
+def _table_issues(resource: CheckedResource) -> Iterator[Issue]:
     if "table" in resource.spec:
         table = resource.spec["table"]
         problem = identifiers.table_problem(table) if isinstance(table, str) else None
@@ -284,14 +286,14 @@ def _table_issues(resource: _Resource) -> Iterator[Issue]:
         yield resource.issue((), message, "M023", hint, key=True)
 
 
-def _method_issues(resource: _Resource) -> Iterator[Issue]:
+def _method_issues(resource: CheckedResource) -> Iterator[Issue]:
     for index, name in _strings(resource.spec.get("methods")):
         problem = identifiers.method_problem(name)
         if problem:
             yield resource.issue(("methods", index), *problem_args(problem))
 
 
-def _tag_issues(resource: _Resource) -> Iterator[Issue]:
+def _tag_issues(resource: CheckedResource) -> Iterator[Issue]:
     tags = resource.spec.get("query_tags")
     for uri, tag in (tags if isinstance(tags, dict) else {}).items():
         problem = identifiers.tag_problem(uri)
@@ -299,14 +301,15 @@ def _tag_issues(resource: _Resource) -> Iterator[Issue]:
             yield resource.issue(("query_tags", uri), *problem_args(problem), key=True)
         conditions = tag.get("filter") if isinstance(tag, dict) else None
         for name, value in (conditions if isinstance(conditions, dict) else {}).items():
-            yield from _filter_issues(
+            yield from filter_issues(
                 resource, ("query_tags", uri, "filter", name), value
             )
 
 
-def _filter_issues(
-    resource: _Resource, where: tuple[Any, ...], value: Any
+def filter_issues(
+    resource: CheckedResource, where: tuple[Any, ...], value: Any
 ) -> Iterator[Issue]:
+    """The problems of one exact filter value (a query tag's, a metric's)."""
     name = str(where[-1])
     error, spec = resource.lookup(where, name, key=True)
     if error:

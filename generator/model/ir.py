@@ -11,11 +11,25 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from .ir_parts import HasMany, ManyToMany, Metric, QueryTag, Stored, TableIndex
+
 FieldType = Literal["string", "integer", "number", "boolean"]
 Framework = Literal["fastapi", "django"]
 
 # Formats a string field may carry. "text" is a long string (a textarea in forms).
-STRING_FORMATS = ("date", "date-time", "email", "uri", "uuid", "password", "text")
+STRING_FORMATS = (
+    "date",
+    "date-time",
+    "email",
+    "uri",
+    "uuid",
+    "password",
+    "text",
+    "file",
+    "image",
+)
+# The formats of uploaded files: the column holds the stored file's key and metadata.
+FILE_FORMATS = ("file", "image")
 
 # What a role may be granted on a resource, besides the names of its async methods.
 ABILITIES = (
@@ -93,6 +107,15 @@ class Field:
     default_sql: str | None = None
     # the database column, when it is not named like the field (``column:``)
     column: str | None = None
+    stored: Stored | None = None  # a column of an adopted table: how it really is
+    # a file or image field's media types (``accept:``) and size limit (``maxBytes:``)
+    accept: tuple[str, ...] | None = None
+    max_bytes: int | None = None
+
+    @property
+    def is_file(self) -> bool:
+        """Whether values are uploaded files (``format: file`` or ``image``)."""
+        return self.type == "string" and self.format in FILE_FORMATS
 
     @property
     def column_name(self) -> str:
@@ -137,29 +160,6 @@ TRASH_COLUMN = Field(
 
 
 @dataclass(frozen=True)
-class HasMany:
-    """A parent's read-only list of the records that belong to it (no column).
-
-    ``tracks`` on ``Album``: the ``Track`` records whose ``album`` is the album.
-    """
-
-    name: str  # "tracks"
-    label: str  # "Tracks"
-    target: str  # the child resource's name: "Track"
-    inverse: str  # the child's belongs-to field back to this resource: "album"
-    description: str | None = None
-
-
-@dataclass(frozen=True)
-class QueryTag:
-    """A named, pre-set filter of a resource's list (``?query-tag=<uri>``)."""
-
-    uri: str
-    label: str
-    filter: tuple[tuple[str, Any], ...]
-
-
-@dataclass(frozen=True)
 class Action:
     """Something users do to the records they select (``actions`` of a resource),
     run by the function of the same name in the resource's hooks module."""
@@ -197,6 +197,7 @@ class Resource:
     )
     soft_delete: bool = False  # a delete moves the record to the trash
     has_many: tuple[HasMany, ...] = ()  # children listed on the record (no columns)
+    many_to_many: tuple[ManyToMany, ...] = ()  # keys linked through link tables
     # the fields of a composite key, in the key's order (``key: [a, b]``); () else
     key_parts: tuple[str, ...] = ()
 
@@ -209,6 +210,11 @@ class Resource:
     unique_together: tuple[tuple[str, ...], ...] = ()
     actions: tuple[Action, ...] = ()
     bulk_update: tuple[str, ...] = ()  # fields a built-in "set" action sets
+    metrics: tuple[Metric, ...] = ()  # the dashboard's value cards
+    # the table exists already (``adopted``): never created nor dropped; its fields'
+    # ``stored`` and these multi-column indexes say how it really is
+    adopted: bool = False
+    table_indexes: tuple[TableIndex, ...] = ()
 
     @property
     def is_composite(self) -> bool:

@@ -66,6 +66,9 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
     del data["has_many"]
     if resource.has_many:  # recorded only when declared
         data["has_many"] = [asdict(h) for h in resource.has_many]
+    del data["many_to_many"]
+    if resource.many_to_many:  # recorded only when declared
+        data["many_to_many"] = [asdict(m) for m in resource.many_to_many]
     # Recorded only when declared, too.
     del data["actions"]
     if resource.actions:
@@ -74,6 +77,16 @@ def _resource_to_data(resource: ir.Resource) -> dict[str, Any]:
         del data["bulk_update"]
     if not resource.key_parts:  # recorded only for a composite key
         del data["key_parts"]
+    del data["metrics"]
+    if resource.metrics:  # recorded only when declared
+        data["metrics"] = [
+            {**asdict(m), "filter": [list(p) for p in m.filter]}
+            for m in resource.metrics
+        ]
+    if not resource.adopted:  # recorded only when adopted
+        del data["adopted"], data["table_indexes"]
+    else:
+        data["table_indexes"] = [asdict(i) for i in resource.table_indexes]
     data["query_tags"] = [
         {"uri": t.uri, "label": t.label, "filter": [list(p) for p in t.filter]}
         for t in resource.query_tags
@@ -97,9 +110,20 @@ def _resource_from_data(data: dict[str, Any]) -> ir.Resource:
         tuple(group) for group in data.get("unique_together", ())
     )
     values["has_many"] = tuple(ir.HasMany(**h) for h in data.get("has_many", ()))
+    values["many_to_many"] = tuple(
+        ir.ManyToMany(**m) for m in data.get("many_to_many", ())
+    )
     values["actions"] = tuple(_action_from_data(a) for a in data.get("actions", ()))
     values["bulk_update"] = tuple(data.get("bulk_update", ()))
     values["key_parts"] = tuple(data.get("key_parts", ()))
+    values["metrics"] = tuple(
+        ir.Metric(**{**m, "filter": tuple(tuple(p) for p in m["filter"])})
+        for m in data.get("metrics", ())
+    )
+    values["table_indexes"] = tuple(
+        ir.TableIndex(i["name"], tuple(i["fields"]), i["unique"], i["constraint"])
+        for i in data.get("table_indexes", ())
+    )
     return ir.Resource(**values)
 
 
@@ -129,7 +153,11 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
         and (f.name != "key_part" or field.key_part)
+        and f.name != "stored"
+        and (f.name not in _FILE_OPTIONS or getattr(field, f.name) is not None)
     }
+    if field.stored is not None:  # recorded only for an adopted table's columns
+        data["stored"] = asdict(field.stored)
     if field.has_default:
         data["default"] = field.default
     if field.is_decimal:  # exact values are recorded as their text
@@ -144,8 +172,12 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    if values.get("stored") is not None:
+        values["stored"] = ir.Stored(**values["stored"])
     if values.get("relation") and "on_delete" not in values:
         values["on_delete"] = _rule_before_delete_rules(values)
+    if values.get("accept") is not None:
+        values["accept"] = tuple(values["accept"])
     if values.get("format") == "decimal":
         for name in _DECIMAL_VALUES:
             if isinstance(values.get(name), str):
@@ -154,6 +186,7 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
 
 
 _DECIMAL_VALUES = ("default", "minimum", "maximum")
+_FILE_OPTIONS = ("accept", "max_bytes")  # recorded only when given
 
 
 def _rule_before_delete_rules(values: dict[str, Any]) -> str:

@@ -20,12 +20,16 @@ _STRING_CLASSES = {
     "password": "Password",
     "date": "Date",
     "date-time": "DateTime",
+    "file": "File",
+    "image": "Image",
 }
 _LENGTH_CLASSES = {"Text", "Textarea", "Email", "Url", "Uuid", "Password"}
 # Defaults of the kernel classes, so only deviations are written out.
 _CLASS_DEFAULTS = {
     "Textarea": {"sortable": False},
     "Password": {"sortable": False, "filterable": False},
+    "File": {"sortable": False, "filterable": False},
+    "Image": {"sortable": False, "filterable": False},
 }
 
 
@@ -55,6 +59,11 @@ def class_name(field: ir.Field) -> str:
     if field.is_decimal:
         return "Decimal"
     return {"integer": "Integer", "number": "Number", "boolean": "Boolean"}[field.type]
+
+
+def link_key_type(target: ir.Resource) -> str:
+    """The kernel's ``key_type`` of links to ``target``: integer, string or uuid."""
+    return _key_type(target.key_field) or "integer"
 
 
 def _key_type(key: ir.Field) -> str | None:
@@ -121,6 +130,8 @@ def _class_options(
         ]
     if cls in {"Integer", "Number", "BelongsTo"}:
         options += [("minimum", field.minimum), ("maximum", field.maximum)]
+    if cls in {"File", "Image"}:
+        options += [("accept", field.accept), ("max_bytes", field.max_bytes)]
     if cls == "Decimal":  # values as their text: Decimal("price", minimum="0.50")
         options += [
             ("precision", field.precision),

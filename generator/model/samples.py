@@ -48,6 +48,8 @@ def _pattern_sample(field: ir.Field, n: int) -> str | None:
 
 
 def _string_sample(field: ir.Field, n: int) -> str | None:
+    if field.is_file:  # uploaded as a file, never sent as a value
+        return None
     if field.pattern:
         return _pattern_sample(field, n)
     text = _FORMAT_SAMPLES.get(field.format or "", lambda k: f"{field.label} {k}")(n)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..errors import OutputError
 from ..model import ir
+from ..model.links import LinkTable
 from .column_changes import (
     DATA,
     DESTRUCTIVE,
@@ -76,6 +77,8 @@ def plan_changes(diff: SchemaDiff, allow_drop: Collection[str] = ()) -> ChangePl
     for change in diff.changed:
         changes += _table_changes(change, allow_drop)
     changes += [_dropped_table(r, diff, allow_drop) for r in diff.dropped]
+    changes += [_dropped_link(t, allow_drop) for t in diff.links_dropped]
+    changes += [_created_link(t) for t in diff.links_created]
     return ChangePlan(tuple(changes))
 
 
@@ -84,10 +87,27 @@ def migration_checks(diff: SchemaDiff) -> tuple[DataCheck, ...]:
     every_drop = {r.name for r in diff.dropped} | {
         f"{c.after.name}.{f.name}" for c in diff.changed for f in c.dropped
     }
+    every_drop |= {f"{t.owner.name}.{t.link.name}" for t in diff.links_dropped}
     return plan_changes(diff, every_drop).checks()
 
 
 # --- tables -----------------------------------------------------------------------
+
+
+def _created_link(table: LinkTable) -> Change:
+    where = manifest_path(table.owner, "fields", table.link.name)
+    return Change(SAFE, f"create link table {table.name}", where)
+
+
+def _dropped_link(table: LinkTable, allow_drop: Collection[str]) -> Change:
+    """A link table dropped with its links, as a dropped column: refused unless
+    ``--allow-drop`` names the field (or its resource, dropped with it)."""
+    name = f"{table.owner.name}.{table.link.name}"
+    text = f"drop link table {table.name} ({name}) and all its links"
+    hint = f"to drop the table and its links, pass --allow-drop {name}"
+    accepted = name in allow_drop or table.owner.name in allow_drop
+    where = manifest_path(table.owner, "fields", table.link.name)
+    return Change(DESTRUCTIVE, text, where, hint=hint, accepted=accepted)
 
 
 def _created(resource: ir.Resource) -> Change:

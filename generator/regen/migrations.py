@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import OutputError
 from ..model import ir, naming
+from ..model.links import LinkTable, link_changes
 from ..model.samples import creation_order
 
 _SLUG_LENGTH = 40
@@ -73,6 +74,10 @@ class SchemaDiff:
     created: tuple[ir.Resource, ...]  # relation targets first
     dropped: tuple[ir.Resource, ...]  # relation users first
     changed: tuple[TableChange, ...]  # every table both declare, in ``after``'s order
+    # many-to-many link tables made and dropped (created after every table, dropped
+    # before any: they refer to both sides)
+    links_created: tuple[LinkTable, ...] = ()
+    links_dropped: tuple[LinkTable, ...] = ()
 
     def reversed(self) -> SchemaDiff:
         """The diff that undoes this one (a downgrade)."""
@@ -91,6 +96,8 @@ class SchemaDiff:
                 for r in creation_order(self.before)
                 if r.name in by_name
             ),
+            links_created=self.links_dropped,
+            links_dropped=self.links_created,
         )
 
 
@@ -122,6 +129,7 @@ def diff_schema(before: ir.Project, after: ir.Project) -> SchemaDiff:
     sources = {r.name: s for r in after.resources if (s := _source(r, old))}
     _check_supported(old, after, sources)
     continued = set(sources.values())
+    links_created, links_dropped = link_changes(before, after)
     return SchemaDiff(
         before=before,
         after=after,
@@ -134,6 +142,8 @@ def diff_schema(before: ir.Project, after: ir.Project) -> SchemaDiff:
             for r in creation_order(after)
             if r.name in sources
         ),
+        links_created=links_created,
+        links_dropped=links_dropped,
     )
 
 
@@ -217,7 +227,8 @@ def next_revision(existing: Iterable[str]) -> str:
 
 def structural_steps(diff: SchemaDiff) -> list[Step]:
     """Tables created and dropped, columns added, renamed and dropped, in that order."""
-    steps = [Step("create", r.table) for r in diff.created]
+    steps = [Step("drop", t.name) for t in diff.links_dropped]
+    steps += [Step("create", r.table) for r in diff.created]
     for change in diff.changed:
         table = change.after.table
         if change.before.table != table:
@@ -229,6 +240,7 @@ def structural_steps(diff: SchemaDiff) -> list[Step]:
         ]
         steps += [Step("drop", table, f.column_name) for f in change.dropped]
     steps += [Step("drop", r.table) for r in diff.dropped]
+    steps += [Step("create", t.name) for t in diff.links_created]
     return steps
 
 

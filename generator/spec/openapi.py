@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import SpecError
 from ..model import ir
-from ..model.kernel_fields import kernel_field, kernel_fields
+from ..model.kernel_fields import kernel_field, kernel_fields, link_key_type
 from ..paths import kernel_dir
 
 KERNEL_PACKAGE = "_panelforge_kernel"
@@ -89,6 +89,17 @@ def _action(kernel: Any, action: ir.Action, project: ir.Project) -> Any:
     )
 
 
+def _declared(resource: ir.Resource) -> dict[str, Any]:
+    """The optional plain attributes the declaration sets, when declared."""
+    names = ("key_parts", "index_fields", "readonly_fields", "display")
+    found = {name: getattr(resource, name) for name in names if getattr(resource, name)}
+    if resource.soft_delete:
+        found["soft_delete"] = True
+    if resource.unique_together:
+        found["unique_together"] = resource.unique_together
+    return found
+
+
 def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
     """The kernel ``Resource`` subclass the emitted ``app/resources/*.py`` declares."""
     kernel = load_kernel()
@@ -116,18 +127,7 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
         "per_page": resource.per_page,
         "default_sort": resource.default_sort,
     }
-    if resource.key_parts:
-        body["key_parts"] = resource.key_parts
-    if resource.index_fields:
-        body["index_fields"] = resource.index_fields
-    if resource.readonly_fields:
-        body["readonly_fields"] = resource.readonly_fields
-    if resource.display:
-        body["display"] = resource.display
-    if resource.soft_delete:
-        body["soft_delete"] = True
-    if resource.unique_together:
-        body["unique_together"] = resource.unique_together
+    body.update(_declared(resource))
     if resource.has_many:
         body["has_many"] = tuple(
             kernel.resource.HasMany(
@@ -138,6 +138,20 @@ def resource_class(resource: ir.Resource, project: ir.Project) -> type[Any]:
                 description=many.description,
             )
             for many in resource.has_many
+        )
+    if resource.many_to_many:
+        body["many_to_many"] = tuple(
+            kernel.resource.ManyToMany(
+                link.name,
+                resource=project.resource(link.target).uri,
+                through=link.through,
+                owner_column=link.owner_column,
+                target_column=link.target_column,
+                key_type=link_key_type(project.resource(link.target)),
+                label=link.label,
+                description=link.description,
+            )
+            for link in resource.many_to_many
         )
     if resource.actions:
         body["actions"] = tuple(

@@ -50,8 +50,25 @@ def is_integer_key(field: ir.Field) -> bool:
     return field.is_key and field.type == "integer"
 
 
+def big_key(field: ir.Field) -> bool:
+    """Whether ``field`` is an integer key stored as BIGINT (not an adopted INTEGER)."""
+    return is_integer_key(field) and not (field.stored and field.stored.int32)
+
+
+def int32(field: ir.Field) -> bool:
+    """Whether an adopted table stores ``field`` (a key or relation) as INTEGER."""
+    return field.stored is not None and field.stored.int32
+
+
+def naive(field: ir.Field) -> bool:
+    """Whether an adopted table stores ``field`` as a timestamp without time zone."""
+    return field.stored is not None and field.stored.naive
+
+
 def indexed(field: ir.Field) -> bool:
-    """Whether the column gets an index."""
+    """Whether the column gets an index (on an adopted table: the one it has)."""
+    if field.stored is not None:
+        return field.stored.index is not None
     # Sorting needs the index; a foreign key needs it when its target is deleted;
     # a unique field's index is what keeps it unique.
     return not field.is_key and (

@@ -23,7 +23,8 @@ from ..model.samples import (
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .action_source import action_fields, action_lines, field_call
-from .has_many_source import has_many_calls
+from .has_many_source import relation_lines
+from .metric_source import metric_lines
 from .pysource import (
     LINE_LENGTH,
     call,
@@ -106,8 +107,8 @@ def _tuple_lines(resource: ir.Resource, names: tuple[str, ...]) -> list[str]:
 
 def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
     """The optional class attributes (key_parts, search, query_tags, methods,
-    index_fields, readonly_fields, display, soft_delete, unique_together, actions,
-    bulk_update), when declared."""
+    index_fields, readonly_fields, display, soft_delete, unique_together, has_many,
+    many_to_many, metrics, actions, bulk_update), when declared."""
     lines = _tuple_lines(resource, ("key_parts", "search"))
     if resource.query_tags:
         tags = [
@@ -129,15 +130,19 @@ def declaration_lines(resource: ir.Resource, project: ir.Project) -> list[str]:
         lines.append(
             laid_out(resource.unique_together, indent=1, prefix="unique_together = ")
         )
-    if resource.has_many:
-        calls = has_many_calls(resource, project)
-        lines.append(tuple_assignment("has_many", calls, indent=1))
-    return lines + action_lines(resource, project)
+    return (
+        lines
+        + relation_lines(resource, project)
+        + metric_lines(resource)
+        + action_lines(resource, project)
+    )
 
 
 def resource_import(resource: ir.Resource) -> str:
     """``from panel_core.resource import ...``: what the declaration uses."""
     names = ["HasMany"] * bool(resource.has_many)
+    names += ["Metric"] * bool(resource.metrics)
+    names += ["ManyToMany"] * bool(resource.many_to_many)
     names += ["QueryTag"] * bool(resource.query_tags)
     return from_import(f"{KERNEL}.resource", [*names, "Resource"])
 

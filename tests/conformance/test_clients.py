@@ -15,18 +15,15 @@ on SQLite: the spec and the client do not depend on the database.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import shutil
 import subprocess
 import venv
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tool_cache import CACHE, installing, npm_packages
 
 from generator.model import ir
 from generator.model.samples import creation_order, sample_payload
@@ -45,20 +42,6 @@ pytestmark = pytest.mark.e2e
 
 OPENAPI_PYTHON_CLIENT = "0.29.1"
 SESSION_SCRIPT = Path(__file__).parent / "clients" / "python_session.py"
-CACHE = Path(
-    os.environ.get("PANELFORGE_CLIENTS_CACHE")
-    or Path.home() / ".cache" / "panelforge-tests"
-)
-
-
-@contextmanager
-def _installing(folder: Path) -> Iterator[None]:
-    """Hold ``folder``'s lock while it is checked and installed: two pytest workers
-    (or two runs) installing into one cache folder at once would break it."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / f"{folder.name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 def _bin(environment: Path, name: str) -> Path:
@@ -70,7 +53,7 @@ def python_client_tool() -> Path:
     """The virtual environment holding openapi-python-client, made once."""
     environment = CACHE / f"openapi-python-client-{OPENAPI_PYTHON_CLIENT}"
     done = environment / ".installed"
-    with _installing(environment):
+    with installing(environment):
         if not done.exists():
             venv.create(environment, with_pip=True, clear=True)
             subprocess.run(
@@ -231,21 +214,7 @@ TSCONFIG = {
 @pytest.fixture(scope="session")
 def npm_tools() -> Path:
     """A folder whose ``node_modules`` holds the pinned packages, installed once."""
-    folder = CACHE / ("npm-" + "-".join(p.replace("/", "_") for p in NPM_PACKAGES))
-    done = folder / ".installed"
-    with _installing(folder):
-        if not done.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # a broken earlier install
-            folder.mkdir(parents=True)
-            (folder / "package.json").write_text('{"private": true}\n')
-            subprocess.run(
-                ["npm", "install", "--no-audit", "--no-fund", "--silent"]
-                + list(NPM_PACKAGES),
-                cwd=folder,
-                check=True,
-            )
-            done.write_text("\n".join(NPM_PACKAGES))
-    return folder
+    return npm_packages(NPM_PACKAGES)
 
 
 def _ts(value: Any) -> str:

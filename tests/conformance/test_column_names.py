@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -381,13 +382,15 @@ def _create_and_edit(
     tab.fill("#field-price", "8.40")
     tab.select_option("#field-artist", str(artist))
     tab.click("button:has-text('Save')")
-    assert tab.locator(".flash-success").inner_text() == "Saved."
+    created = tab.locator(".flash-success").inner_text()
+    assert re.fullmatch(r".+ “.+” created\.", created), created
     tab.goto(f"{tracks}/index-page?search={marker}")
     row = tab.locator("tr", has_text=f"{marker} Confirmation")
     assert f"{marker} Parker" in row.inner_text()
     row.locator("text=Edit").click()
     tab.fill("#field-title", f"{marker} Relaxin")
     tab.click("button:has-text('Save')")
-    assert tab.locator(".flash-success").inner_text() == "Saved."
+    saved = tab.locator(".flash-success").inner_text()
+    assert re.fullmatch(r".+ “.+” saved\.", saved), saved
     browser.close()
     return problems

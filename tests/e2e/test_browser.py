@@ -145,7 +145,7 @@ def _create_author(page: Any, name: str) -> None:
     page.fill("#field-name", name)
     page.fill("#field-website", "https://example.com/herbert")
     page.click("text=Save")
-    assert page.locator(".flash-success").inner_text() == "Saved."
+    assert page.locator(".flash-success").inner_text() == f"Author “{name}” created."
 
 
 def _create_book(page: Any, title: str, genre: str, available: bool) -> None:
@@ -164,7 +164,7 @@ def _create_book(page: Any, title: str, genre: str, available: bool) -> None:
         page.select_option("#field-author", author.get_attribute("value"))
     page.click("text=Save")
     assert urlsplit(page.url).path == BOOKS
-    assert page.locator(".flash-success").inner_text() == "Saved."
+    assert page.locator(".flash-success").inner_text() == f"Book “{title}” created."
 
 
 def _sort_search_and_filter(page: Any) -> None:
@@ -198,7 +198,8 @@ def _edit_with_an_error(page: Any, shoot: Shoot) -> None:
     shoot("book-form-error")
     page.fill("#field-isbn", "9780441172696")
     page.click("text=Save")
-    assert page.locator(".flash-success").inner_text() == "Saved."
+    saved = page.locator(".flash-success").inner_text()
+    assert saved == "Book “Dune Messiah” saved."
     assert "Dune Messiah" in _titles(page)
 
 
@@ -300,7 +301,8 @@ def _stale_form(page: Any) -> None:
     other.goto(mine)
     other.fill("#field-name", "Octavia E. Butler")
     other.click("text=Save")
-    assert other.locator(".flash-success").inner_text() == "Saved."
+    saved = other.locator(".flash-success").inner_text()
+    assert saved == "Author “Octavia E. Butler” saved."
     other.close()
     page.fill("#field-name", "Octavia Estelle Butler")
     page.click("text=Save")
@@ -308,7 +310,8 @@ def _stale_form(page: Any) -> None:
     assert page.input_value("#field-name") == "Octavia Estelle Butler"
     assert "Octavia E. Butler" in page.locator(".theirs").inner_text()
     page.get_by_role("button", name="Save", exact=True).click()  # mine, knowingly
-    assert page.locator(".flash-success").inner_text() == "Saved."
+    saved = page.locator(".flash-success").inner_text()
+    assert saved == "Author “Octavia Estelle Butler” saved."
     assert _names(page) == ["Octavia Estelle Butler", "Ursula Le Guin"]
 
 

@@ -125,7 +125,8 @@ def test_add_one_opens_the_form_with_the_album_and_saves_with_it(tab: Any) -> No
     tab.fill("#field-title", "Only song")
     tab.fill("#field-position", "1")
     tab.click("button:has-text('Save')")
-    _expect()(tab.locator(".flash-success")).to_have_text("Saved.")
+    created = "Track “1. Only song” created."
+    _expect()(tab.locator(".flash-success")).to_have_text(created)
     tab.goto(f"{ALBUMS}/detail-page/2")
     section = tab.locator("#children-tracks")
     _expect()(section.locator("h2")).to_have_text("Tracks (1)")

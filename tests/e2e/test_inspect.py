@@ -201,6 +201,9 @@ def test_inspect_writes_a_manifest_that_validates_and_generates(
         if kind != "sqlite"
         else _on_sqlite(yaml.safe_load(yaml.safe_dump(EXPECTED)))
     )
+    # Every table is adopted; what that says is tested in test_adoption.py.
+    adopted = {name: r.pop("adopted", None) for name, r in data["resources"].items()}
+    assert all(adopted.values()), adopted
     assert data["resources"] == expected
     assert list(data["resources"]) == sorted(expected)
 
@@ -423,6 +426,9 @@ def test_foreign_names_are_mapped_with_column(tmp_path: Path) -> None:
         "      artist_id: {type: integer, relation: Artist, column: ArtistId}\n"
         "    required: [title, artist_id]\n"
         "    display: title\n"
+        "    adopted:\n"
+        "      int32: [album_id, artist_id]\n"
+        "      key_nullable: true\n"
         "  Artist:\n"
         "    table: Artist\n"
         "    key: artist_id\n"
@@ -432,6 +438,9 @@ def test_foreign_names_are_mapped_with_column(tmp_path: Path) -> None:
         "      type_value: {type: string, maxLength: 10, nullable: true,"
         " column: type}\n"
         "    display: name\n"
+        "    adopted:\n"
+        "      int32: [artist_id]\n"
+        "      key_nullable: true\n"
     )
     # A column name 'column:' cannot hold is left out, and said; the rest validates.
     assert (
@@ -534,9 +543,12 @@ def test_inspect_reads_the_schema_panelforge_made(
     assert result.returncode == 0, result.stderr
     resources = yaml.safe_load(manifest.read_text())["resources"]
     assert sorted(resources) == ["Author", "Book", "Member"]
+    # FastAPI's foreign keys say ON DELETE RESTRICT, Django's nothing (NO ACTION)
+    restrict = {"on_delete": "restrict"} if framework == "fastapi" else {}
     assert resources["Book"]["fields"]["author"] == {
         "type": "integer",
         "relation": "Author",
+        **restrict,
         "nullable": True,
     }
     # Django declares a decimal on SQLite without its digits: the note says so.

@@ -280,14 +280,16 @@ def test_the_picker_searches_and_chooses_and_an_edit_keeps_the_value(
     assert picked == f"Carla Schmidt · #{chosen}"
     tab.select_option("#field-doctor", "1")
     tab.click("button:has-text('Save')")
-    assert tab.locator(".flash-success").inner_text() == "Saved."
+    created = tab.locator(".flash-success").inner_text()
+    assert re.fullmatch(r"Appointment “.+” created\.", created), created
     # The new appointment, edited: the far patient shows and stays.
     tab.goto(f"{APPOINTMENTS}/index-page?filter[patient]={chosen}")
     tab.locator("tr", has_text="First visit").locator("text=Edit").click()
     assert tab.locator("#field-patient-picked").inner_text() == picked
     tab.fill("#field-note", "First visit, kept")
     tab.click("button:has-text('Save')")
-    assert tab.locator(".flash-success").inner_text() == "Saved."
+    saved = tab.locator(".flash-success").inner_text()
+    assert re.fullmatch(r"Appointment “.+” saved\.", saved), saved
     tab.goto(f"{APPOINTMENTS}/index-page?filter[patient]={chosen}")
     assert tab.locator("table.records", has_text="First visit, kept").count() == 1
 

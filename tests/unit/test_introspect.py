@@ -348,6 +348,8 @@ def test_build_manifest_and_its_text() -> None:
                 },
                 "required": ["title"],
                 "display": "title",
+                # the table exists: its 32-bit keys said, so the models match it
+                "adopted": {"int32": ["id", "parent_id"]},
             }
         },
     }
@@ -386,10 +388,12 @@ def test_keys_the_database_does_not_assign_are_noted() -> None:
     assert resources["Code"] == {
         "key": "code",
         "fields": {"code": {"type": "integer"}},
+        "adopted": {"int32": ["code"]},
     }
     assert resources["Token"] == {
         "key": "id",
         "fields": {"id": {"type": "string", "format": "uuid"}},
+        "adopted": True,  # as panelforge would make it
     }
 
 

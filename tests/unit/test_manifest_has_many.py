@@ -133,12 +133,11 @@ def test_a_self_reference_and_a_label() -> None:
         ),
         (
             {k: v for k, v in TRACKS.items() if k != "inverse"},
-            "resources.Album.fields.tracks",
-            "M027",
-            "an array relation without 'inverse' would be many-to-many, which is "
-            "not supported yet",
-            "to list the Track records that belong to this one, add "
-            "'inverse: <its relation to this resource>'",
+            "resources.Album.fields.tracks.readOnly",
+            "M047",
+            "a many-to-many field without 'inverse' is written by requests",
+            "remove 'readOnly' to link records, or add 'inverse: <its relation to "
+            "this resource>' (has-many)",
         ),
         (
             {**TRACKS, "items": {"type": "integer", "relation": "Trak"}},

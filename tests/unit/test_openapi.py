@@ -185,6 +185,7 @@ def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
     assert found == {
         ("post", "/admin/authenticate"): "authenticate",
         ("delete", "/admin/logout"): "logout",
+        ("get", "/admin/dashboard"): "dashboard",
         ("get", base): "taskResourceCrudIndex",
         ("post", base): "taskResourceCrudStore",
         ("delete", base): "taskResourceCrudMassDelete",
@@ -195,7 +196,7 @@ def test_operation_ids_are_unique_and_follow_the_naming_scheme() -> None:
     }
     library = build_spec(projects.library())
     ids = [op["operationId"] for _, _, op in operations(library)]
-    assert len(ids) == len(set(ids)) == 23  # with the login and the logout
+    assert len(ids) == len(set(ids)) == 24  # with the login, logout and dashboard
 
 
 @pytest.mark.parametrize(
@@ -230,6 +231,7 @@ def test_component_names_follow_the_model(library: dict[str, Any]) -> None:
 def test_each_resource_has_one_tag(library: dict[str, Any]) -> None:
     assert [t["name"] for t in library["tags"]] == [
         "Authentication",
+        "Dashboard",
         "Authors",
         "Books",
         "Members",
@@ -237,6 +239,7 @@ def test_each_resource_has_one_tag(library: dict[str, Any]) -> None:
     for path, _, op in operations(library):
         auth = path.endswith(("/authenticate", "/logout"))
         expected = "Authentication" if auth else None
+        expected = "Dashboard" if path.endswith("/dashboard") else expected
         assert len(op["tags"]) == 1
         assert expected is None or op["tags"] == [expected]
     books = [op for p, _, op in operations(library) if "/book-resource/" in p]
@@ -770,8 +773,9 @@ def test_every_resource_operation_documents_the_role_refusal(jwt: bool) -> None:
         if "/resource/" in path:
             resource_operations += 1
             assert refused == {"$ref": "#/components/responses/Forbidden"}
-        elif jwt or path.endswith("/authenticate"):
-            # logging in and out is never a role's decision
+        elif jwt or path.endswith(("/authenticate", "/dashboard")):
+            # logging in and out is never a role's decision; the dashboard leaves
+            # out the resources the role may not list
             assert refused is None
         else:  # a session's logout without its CSRF token is refused
             assert refused == {"$ref": "#/components/responses/Forbidden"}

@@ -31,7 +31,8 @@ def test_pieces_cover_the_document_and_each_validates() -> None:
     doc = build_spec(projects.library(jwt=True))
     pieces = split_spec(doc)
     assert pieces is not None
-    assert len(pieces) == 5  # Authentication, three resources, unreferenced rest
+    # Authentication, Dashboard, three resources, unreferenced rest
+    assert len(pieces) == 6
     paths = {p: i for piece in pieces for p, i in piece["paths"].items()}
     assert paths == doc["paths"]
     for kind, group in doc["components"].items():
@@ -64,12 +65,12 @@ def test_valid_pieces_are_not_checked_again(tmp_path: Path) -> None:
     first, second = Counting(), Counting()
     assert cached_spec_problems(doc, tmp_path, first) == []
     assert cached_spec_problems(doc, tmp_path, second) == []
-    # Authentication, three resources, the rest
-    assert (first.calls, second.calls) == (5, 0)
+    # Authentication, Dashboard, three resources, the rest
+    assert (first.calls, second.calls) == (6, 0)
     changed = build_spec(projects.library(version="3.0.3"))
     third = Counting()
     assert cached_spec_problems(changed, tmp_path, third) == []
-    assert third.calls == 5
+    assert third.calls == 6
 
 
 def test_operation_ids_shared_across_tags_are_reported(tmp_path: Path) -> None:

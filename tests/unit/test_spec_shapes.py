@@ -48,8 +48,10 @@ def alike(count: int, version: str = "3.1.0") -> ir.Project:
 def resource_pieces(doc: dict[str, Any]) -> list[dict[str, Any]]:
     pieces = split_spec(doc)
     assert pieces is not None
-    # The last piece holds what no tag references; the login's piece is no resource's.
-    return [p for p in pieces[:-1] if "/admin/authenticate" not in p["paths"]]
+    # The last piece holds what no tag references; the login's and the dashboard's
+    # pieces are no resource's.
+    panel = ("/admin/authenticate", "/admin/dashboard")
+    return [p for p in pieces[:-1] if not any(path in p["paths"] for path in panel)]
 
 
 @pytest.mark.parametrize("version", ["3.1.0", "3.0.3"])
@@ -63,7 +65,7 @@ def test_one_check_per_shape(tmp_path: Path) -> None:
     doc = build_spec(alike(6))
     counting = Counting()
     assert cached_spec_problems(doc, tmp_path / "a", counting) == []
-    assert counting.calls == 3  # the login, one resource piece, the rest
+    assert counting.calls == 4  # the login, the dashboard, one resource, the rest
     assert spec_problems(doc) == []
 
 
@@ -144,7 +146,8 @@ def test_a_failing_shape_reports_every_piece_as_checked_alone(tmp_path: Path) ->
     assert len(alone) == 3  # one per resource
     counting = Counting()
     assert cached_spec_problems(doc, tmp_path, counting) == alone
-    assert counting.calls == 5  # the login, each resource piece alone, the rest
+    # the login, the dashboard, each resource piece alone, the rest
+    assert counting.calls == 6
 
 
 def test_a_shape_that_passed_is_remembered(tmp_path: Path) -> None:

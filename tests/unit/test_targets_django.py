@@ -203,5 +203,22 @@ def test_dropped_resources_are_deleted_models() -> None:
         header=[],
     )
     assert plan is not None
-    assert plan.context["deleted"] == ['"Member"']
+    assert plan.context["deleted"] == ['migrations.DeleteModel(name="Member")']
+    # An adopted table's model leaves Django's record only: the table stays.
+    adopted = replace(before.resource("Member"), adopted=True)
+    before = replace(
+        before,
+        resources=tuple(adopted if r.name == "Member" else r for r in before.resources),
+    )
+    plan = migrations.migration_plan(
+        diff_schema(before, after),
+        name_number="0002",
+        dependency="0001_initial",
+        header=[],
+    )
+    assert plan is not None
+    assert plan.context["deleted"] == [
+        "migrations.SeparateDatabaseAndState(state_operations="
+        '[migrations.DeleteModel(name="Member")])'
+    ]
     assert plan.path == "app/migrations/0002_drop_members.py"

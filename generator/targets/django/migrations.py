@@ -24,6 +24,7 @@ from ...render.plan import FilePlan
 from ..columns import indexed, later_relations
 from ..common import check_lines
 from ..pysource import literal
+from .link_models import create_link_model, link_model_name
 from .storage import (
     db_default_imports,
     field_call,
@@ -45,7 +46,14 @@ def create_model(
         "fields": migration_field_lines(resource, project, later),
         "table": literal(resource.table),
         "constraints": unique_constraints(resource),
+        # the table exists already: Django records the model and runs no SQL
+        "adopted": resource.adopted,
     }
+
+
+def state_only(operation: str) -> str:
+    """``operation`` on Django's record of the models only (an adopted table)."""
+    return f"migrations.SeparateDatabaseAndState(state_operations=[{operation}])"
 
 
 def later_field_operations(
@@ -60,12 +68,13 @@ def later_field_operations(
         model = literal(resource.model_name.lower())
         for field in later.get(resource.name, ()):
             name = literal(field.name)
-            operations.append(
+            operation = (
                 f"migrations.RemoveField(model_name={model}, name={name})"
                 if remove
                 else f"migrations.AddField(model_name={model}, name={name}, "
                 f"field={_field(field, resource, project)})"
             )
+            operations.append(state_only(operation) if resource.adopted else operation)
     return operations
 
 
@@ -222,9 +231,21 @@ def migration_plan(
     changes = removed + changes + added
     later = later_relations(diff.created)
     created = [create_model(r, diff.after, later.get(r.name, ())) for r in diff.created]
+    created += [create_link_model(t, diff.after) for t in diff.links_created]
     changes = later_field_operations(diff.created, diff.after) + changes
     changes += later_field_operations(diff.dropped[::-1], diff.before, remove=True)
-    deleted = [literal(r.model_name) for r in diff.dropped]
+    deleted = [
+        f"migrations.DeleteModel(name={literal(link_model_name(t))})"
+        for t in diff.links_dropped
+    ]
+    deleted += [
+        (
+            state_only(f"migrations.DeleteModel(name={literal(r.model_name)})")
+            if r.adopted
+            else f"migrations.DeleteModel(name={literal(r.model_name)})"
+        )
+        for r in diff.dropped
+    ]
     if not (first or changes or created or deleted):
         return None
     described = structural_steps(diff) + altered

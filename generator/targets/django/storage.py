@@ -8,7 +8,7 @@ finds nothing to do; the emitted project's own tests assert it).
 from __future__ import annotations
 
 from ...model import ir, naming
-from ..columns import default_code, fits_int32, indexed, is_integer_key
+from ..columns import default_code, fits_int32, indexed, int32, is_integer_key
 from ..pysource import literal
 from .related_names import related_names
 
@@ -17,7 +17,8 @@ def _integer_class(field: ir.Field) -> str:
     low, high = field.minimum, field.maximum
     if field.enum is not None:
         low, high = min(field.enum), max(field.enum)
-    return "IntegerField" if fits_int32(low, high) else "BigIntegerField"
+    wide = not (fits_int32(low, high) or int32(field))
+    return "BigIntegerField" if wide else "IntegerField"
 
 
 def _string_class(field: ir.Field) -> tuple[str, list[str]]:
@@ -25,6 +26,8 @@ def _string_class(field: ir.Field) -> tuple[str, list[str]]:
         return "CharField", [f"max_length={max(len(str(o)) for o in field.enum)}"]
     by_format = {
         "text": "TextField",
+        "file": "TextField",  # a stored file's key and metadata as JSON text
+        "image": "TextField",
         "uuid": "UUIDField",
         "date": "DateField",
         "date-time": "DateTimeField",
@@ -58,10 +61,17 @@ _DB_DEFAULTS = {
 }
 
 
+# A file or image field's model field: a TextField read as a StoredFile (its
+# migrations say TextField: the class deconstructs as one).
+STORED_FILE_FIELD = "StoredFileField"
+
+
 def db_default_imports(code: str) -> tuple[list[str], list[str]]:
     """The imports the ``db_default`` expressions in ``code`` need: Django's, then
     the panel's (a section of its own)."""
     found = [line for call_, line in _DB_DEFAULTS.values() if call_ in code]
+    if f"{STORED_FILE_FIELD}(" in code:
+        found.append(f"from panel.stored_files import {STORED_FILE_FIELD}")
     return (
         [line for line in found if line.startswith("from django")],
         [line for line in found if line.startswith("from panel")],
@@ -89,7 +99,8 @@ def field_call(
     column = [f"db_column={literal(field.column)}"] if field.column else []
     if is_integer_key(field):
         args = ["primary_key=True"] + (["serialize=False"] if migration else [])
-        return f"models.BigAutoField({', '.join(args + column)})"
+        auto = "AutoField" if int32(field) else "BigAutoField"  # adopted INTEGER
+        return f"models.{auto}({', '.join(args + column)})"
     if field.relation:
         target = project.resource(field.relation)
         to = (
@@ -120,6 +131,8 @@ def field_call(
         args.append(f"db_default={_DB_DEFAULTS[field.default_sql][0]}")
     args += _empty_args(field, project)
     args += _index_args(field)
+    if field.is_file and not migration:
+        return f"{STORED_FILE_FIELD}({', '.join(args)})"
     return f"models.{name}({', '.join(args)})"
 
 

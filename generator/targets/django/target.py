@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import ir
+from ...model.links import link_tables
 from ...model.samples import creation_order
 from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
@@ -18,6 +19,7 @@ from .. import common
 from ..base import Target
 from ..columns import later_relations
 from ..pysource import literal
+from .link_models import create_link_model, model_entries
 from .migrations import (
     create_model,
     later_field_operations,
@@ -135,7 +137,8 @@ def models_context(project: ir.Project) -> dict[str, Any]:
                 "constraints": unique_constraints(r),
             }
             for r in resources
-        ],
+        ]
+        + model_entries(project),
     }
 
 
@@ -144,6 +147,7 @@ def migration_context(project: ir.Project) -> dict[str, Any]:
     ordered = creation_order(project)
     later = later_relations(ordered)
     models = [create_model(r, project, later.get(r.name, ())) for r in ordered]
+    models += [create_link_model(t, project) for t in link_tables(project)]
     added = later_field_operations(ordered, project)
     codes = [line for model in models for line in model["fields"]] + added
     django_imports, panel_imports = db_default_imports("\n".join(codes))

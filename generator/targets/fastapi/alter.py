@@ -1,8 +1,8 @@
 """Alembic operations that change one table in place, its rows kept.
 
-Column types, indexes and foreign keys come from :mod:`.storage`, so a
-migrated database has the tables a fresh one gets from ``0001_initial``. Per changed
-table the steps run in an order both SQLite (batch mode: the table is rebuilt) and
+Column types, indexes and foreign keys come from :mod:`.storage`, so a migrated
+database has the tables a fresh one gets from ``0001_initial``. Per changed table
+the steps run in an order both SQLite (batch mode: the table is rebuilt) and
 PostgreSQL accept:
 
 1. drop the indexes that go away (outside the batch: SQLite has ``DROP INDEX``);
@@ -78,15 +78,17 @@ def _table_renamed(change: TableChange) -> bool:
     return change.before.table != change.after.table
 
 
-def _dropped_index_names(change: TableChange, diff: SchemaDiff) -> list[str]:
+def _dropped_indexes_of(change: TableChange, diff: SchemaDiff) -> list[tuple[str, str]]:
+    """Each dropped index's column and name (an adopted table's: its real one)."""
     moved = _table_renamed(change)
-    names = [f.column_name for f in change.dropped if indexed(f)]
-    names += [
-        p.before.name
+    table = change.before.table
+    columns = [column(f, diff.before) for f in change.dropped if indexed(f)]
+    columns += [
+        p.before
         for p in _pairs(change, diff)
         if p.before.index and (moved or _index_changes(p))
     ]
-    return names
+    return [(c.name, c.index_name or _index_name(table, c.name)) for c in columns]
 
 
 def _unkeyed_columns(change: TableChange, diff: SchemaDiff) -> set[str]:
@@ -108,10 +110,10 @@ def _dropped_indexes(change: TableChange, diff: SchemaDiff) -> list[str]:
     return [
         call(
             "op.drop_index",
-            [f"op.f({literal(_index_name(table, n))})", f"table_name={literal(table)}"],
+            [f"op.f({literal(index)})", f"table_name={literal(table)}"],
             indent=1,
         )
-        for n in _dropped_index_names(change, diff)
+        for n, index in _dropped_indexes_of(change, diff)
         if n not in keyed
     ]
 
@@ -187,8 +189,8 @@ def _first_batch(change: TableChange, diff: SchemaDiff) -> list[str]:
     ]
     keyed = _unkeyed_columns(change, diff)
     lines += [
-        f"batch_op.drop_index(op.f({literal(_index_name(table, name))}))"
-        for name in _dropped_index_names(change, diff)
+        f"batch_op.drop_index(op.f({literal(index)}))"
+        for name, index in _dropped_indexes_of(change, diff)
         if name in keyed
     ]
     for p in _pairs(change, diff):

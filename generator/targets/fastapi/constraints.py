@@ -18,7 +18,7 @@ def _fk_name(table: str, name: str, target: str) -> str:
 
 def drop_foreign_key(table: str, col: Column) -> str:
     assert col.foreign_key is not None
-    name = _fk_name(table, col.name, col.foreign_key[0])
+    name = col.fk_name or _fk_name(table, col.name, col.foreign_key[0])
     return call(
         "batch_op.drop_constraint",
         [f"op.f({literal(name)})", 'type_="foreignkey"'],
@@ -32,7 +32,7 @@ def create_foreign_key(table: str, col: Column) -> str:
     return call(
         "batch_op.create_foreign_key",
         [
-            f"op.f({literal(_fk_name(table, col.name, target))})",
+            f"op.f({literal(col.fk_name or _fk_name(table, col.name, target))})",
             literal(target),
             literal([col.name]),
             literal([key]),
@@ -56,9 +56,24 @@ def dropped_groups(change: TableChange) -> list[str]:
 
 
 def created_groups(change: TableChange) -> list[str]:
-    """``batch_op.create_unique_constraint`` of each group the change makes."""
+    """``batch_op.create_unique_constraint`` of each group the change makes, and of
+    each unique field added to an adopted table (unique by a constraint there, named
+    as the models' naming convention names it)."""
     _, created = change.unique_groups()
-    return [
+    table = change.after.table
+    adopted = [
+        call(
+            "batch_op.create_unique_constraint",
+            [
+                f"op.f({literal(f'uq_{table}_{f.column_name}')})",
+                literal([f.column_name]),
+            ],
+            indent=2,
+        )
+        for f in change.added
+        if f.stored is not None and f.stored.unique == ""
+    ]
+    return adopted + [
         call(
             "batch_op.create_unique_constraint",
             [

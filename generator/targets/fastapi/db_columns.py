@@ -49,6 +49,9 @@ class Column:
     default_sql: str | None = None  # what the database fills in (``now()``)
     # The type with its MySQL variant, as migrations write it: not compared.
     full_type: str = dataclass_field(default="", compare=False)
+    # An adopted table's real index and foreign key names (None: the generator's).
+    index_name: str | None = dataclass_field(default=None, compare=False)
+    fk_name: str | None = dataclass_field(default=None, compare=False)
 
 
 def column(field: ir.Field, project: ir.Project) -> Column:
@@ -68,6 +71,8 @@ def column(field: ir.Field, project: ir.Project) -> Column:
         unique=field.unique,
         foreign_key=foreign_key,
         default_sql=field.default_sql,
+        index_name=field.stored.index if field.stored else None,
+        fk_name=field.stored.foreign_key if field.stored else None,
     )
 
 

@@ -25,6 +25,7 @@ from ..pysource import literal
 from .alter import altered_columns, batch, table_change_lines
 from .constraints import create_foreign_key, drop_foreign_key
 from .db_columns import column
+from .link_tables import create_link_lines, drop_link_lines
 from .storage import table_context
 
 TEMPLATE = "fastapi/migration_step.py.jinja"
@@ -62,14 +63,21 @@ def later_key_lines(
 def operation_lines(diff: SchemaDiff) -> list[str]:
     """Every statement of ``upgrade()`` for ``diff`` (``[]``: nothing to migrate)."""
     lines: list[str] = []
-    later = later_relations(diff.created)
-    for resource in diff.created:
+    for table in diff.links_dropped:
+        lines += drop_link_lines(table)
+    # An adopted table exists already: never created, and never dropped either.
+    created = [r for r in diff.created if not r.adopted]
+    dropped = [r for r in diff.dropped if not r.adopted]
+    later = later_relations(created)
+    for resource in created:
         lines += _create_table_lines(resource, diff.after, later.get(resource.name, ()))
-    lines += later_key_lines(diff.created, diff.after)
+    lines += later_key_lines(created, diff.after)
     for change in diff.changed:
         lines += table_change_lines(change, diff)
-    lines += later_key_lines(diff.dropped[::-1], diff.before, drop=True)
-    lines += [f"op.drop_table({literal(r.table)})" for r in diff.dropped]
+    lines += later_key_lines(dropped[::-1], diff.before, drop=True)
+    lines += [f"op.drop_table({literal(r.table)})" for r in dropped]
+    for table in diff.links_created:
+        lines += create_link_lines(table, diff.after)
     return lines
 
 

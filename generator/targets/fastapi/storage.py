@@ -12,13 +12,16 @@ from typing import Any
 from ...model import ir, naming
 from ...model.samples import creation_order
 from ..columns import (
+    big_key,
     default_code,
     fits_int32,
     indexed,
-    is_integer_key,
+    int32,
     later_relations,
+    naive,
 )
 from ..pysource import call, literal
+from .adopted import adopted_table_args
 
 _KEY_TYPE = 'sa.BigInteger().with_variant(sa.Integer(), "sqlite")'
 # MySQL/MariaDB have no VARCHAR without a length: an unbounded string is LONGTEXT
@@ -30,6 +33,8 @@ _MYSQL_INDEXED = f'.with_variant(sa.String({MYSQL_INDEXED_LENGTH}), "mysql", "ma
 
 
 def _integer_type(field: ir.Field) -> str:
+    if int32(field):
+        return "sa.Integer"
     if field.enum is not None:
         return (
             "sa.Integer"
@@ -44,11 +49,16 @@ def _string_type(field: ir.Field) -> str:
         return f"sa.String({max(len(str(o)) for o in field.enum)})"
     by_format = {
         "text": "sa.Text()" + _MYSQL_TEXT,
+        # a stored file: its key and metadata as JSON text (panel_core.files)
+        "file": "sa.Text()" + _MYSQL_TEXT,
+        "image": "sa.Text()" + _MYSQL_TEXT,
         "uuid": "sa.Uuid",
         "password": "sa.String(255)",
         "date": "sa.Date",
         "date-time": "sa.DateTime(timezone=True)",
     }
+    if field.format == "date-time" and naive(field):
+        return "sa.TIMESTAMP"
     if field.format in by_format:
         return by_format[field.format]
     if field.max_length:
@@ -74,13 +84,17 @@ def _model_type(field: ir.Field) -> str:
     """The model's column type: a decimal is read as a Decimal on every database."""
     if field.is_decimal:
         return f"ExactDecimal({field.precision}, {field.scale})"
+    if field.is_file:
+        return "StoredFileText()"
     return sa_type(field)
 
 
 def _relation_type(field: ir.Field, project: ir.Project) -> str:
     """The column type of a relation: the type of the key it holds."""
     key = project.resource(field.relation or "").key_field
-    return "sa.BigInteger" if key.type == "integer" else sa_type(key)
+    if key.type == "integer":
+        return "sa.Integer" if int32(field) else "sa.BigInteger"
+    return sa_type(key)
 
 
 def _stored(field: ir.Field, project: ir.Project) -> ir.Field:
@@ -113,8 +127,14 @@ def _foreign_key(field: ir.Field, project: ir.Project, *, later: bool) -> str:
     the tables without warning about the cycle."""
     target = project.resource(field.relation or "")
     reference = literal(f"{target.table}.{target.key}")
-    alter = ", use_alter=True" if later else ""
-    return f"sa.ForeignKey({reference}, ondelete={literal(on_delete(field))}{alter})"
+    args = [reference]
+    if not (field.stored and field.stored.no_action):  # an adopted NO ACTION: none
+        args.append(f"ondelete={literal(on_delete(field))}")
+    if later:
+        args.append("use_alter=True")
+    if field.stored and field.stored.foreign_key:  # an adopted table's: its name
+        args.append(f"name={literal(field.stored.foreign_key)}")
+    return f"sa.ForeignKey({', '.join(args)})"
 
 
 # A relation's ``on_delete`` as the foreign key's ``ON DELETE`` clause.
@@ -147,8 +167,11 @@ def column_args(
     named = (
         [literal(field.column), f"key={literal(field.name)}"] if field.column else []
     )
-    if is_integer_key(field):
+    if big_key(field):
         return [*named[:1], "BigKey", "primary_key=True", *named[1:]]
+    if field.stored and field.stored.nullable_key:  # as the adopted table says
+        args = [_model_type(field), "primary_key=True", "nullable=True"]
+        return named[:1] + args + named[1:]
     args = named[:1] + (
         [
             _relation_type(field, project),
@@ -163,6 +186,8 @@ def column_args(
     if default is not None:
         args.append(f"default={default}")
     args += server_default(field)
+    if field.stored is not None:  # an adopted table's: named in __table_args__
+        return args + (["unique=True"] if field.stored.unique == "" else []) + named[1:]
     if indexed(field):
         args.append("index=True")
     if field.unique:
@@ -215,7 +240,7 @@ def migration_type(field: ir.Field, project: ir.Project | None) -> str:
 
     A relation's is its target's key type, found in ``project``.
     """
-    if is_integer_key(field):
+    if big_key(field):
         return _KEY_TYPE
     if field.relation:
         assert project is not None, "a relation's type is its target's key type"
@@ -256,8 +281,11 @@ def unique_constraints(resource: ir.Resource, *, migration: bool) -> list[str]:
     """``sa.UniqueConstraint(...)`` of each unique group (named with ``op.f`` in a
     migration, as the naming convention would leave it). A model names its columns
     by their keys (the fields' names), a migration by their names in the database."""
-    lines = []
+    lines = [] if migration else adopted_table_args(resource)
+    named_groups = {frozenset(i.fields) for i in resource.table_indexes if i.unique}
     for group in resource.unique_together:
+        if frozenset(group) in named_groups:
+            continue  # an adopted table's, by its real name
         name = literal(naming.unique_name(resource.table, group))
         named = f"name=op.f({name})" if migration else f"name={name}"
         columns = [resource.column_of(n) for n in group] if migration else group
@@ -308,7 +336,7 @@ def table_context(
         if indexed(field)
     ]
     # AUTOINCREMENT on SQLite: the keys of deleted rows are never given again.
-    integer_key = not resource.is_composite and is_integer_key(resource.key_field)
+    integer_key = not resource.is_composite and big_key(resource.key_field)
     options = ["sqlite_autoincrement=True,"] if integer_key else []
     return {
         "name": literal(table),

@@ -9,14 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import ir
+from ...model.links import link_tables
 from ...model.samples import creation_order
 from ...regen.migrations import diff_schema
 from ...render.plan import FilePlan
 from .. import common
 from ..base import Target
-from ..columns import is_integer_key, later_relations
+from ..columns import big_key, later_relations
 from ..pysource import literal
 from .api_tests import api_test_context
+from .link_tables import create_link_lines, model_link_lines
 from .migrations import later_key_lines, migration_plan, next_migration_ids
 from .page_tests import pages_test_context
 from .storage import column_lines, model_imports, table_context, unique_constraints
@@ -100,26 +102,36 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     """Context of ``app/resources/<module>.py``: the SQLAlchemy model, the resource."""
     columns = column_lines(resource, project)
     uniques = unique_constraints(resource, migration=False)
+    links = model_link_lines(resource, project)
     return {
         **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource, project),
-        "uses_big_key": any(is_integer_key(f) for f in resource.fields),
+        "uses_big_key": any(big_key(f) for f in resource.fields),
         "uses_exact_decimal": any(f.is_decimal for f in resource.fields),
-        "uses_sa": any("sa." in line for line in columns) or uniques,
+        "uses_stored_file": any(f.is_file for f in resource.fields),
+        "uses_sa": any("sa." in line for line in columns) or uniques or links,
         "columns": columns,
+        "link_tables": links,
         "unique_constraints": uniques,
+        "adopted": resource.adopted,
     }
 
 
 def migration_context(project: ir.Project) -> dict[str, Any]:
     """Context of ``migrations/versions/0001_initial.py``: relation targets first."""
-    ordered = creation_order(project)
+    # An adopted table exists already: never created, nor dropped on the way down.
+    ordered = [r for r in creation_order(project) if not r.adopted]
     later = later_relations(ordered)
     return {
         "header": common.header_lines(project),
         "project_name": project.name,
+        "adopted": [r.table for r in project.resources if r.adopted],
         "tables": [table_context(r, project, later.get(r.name, ())) for r in ordered],
         "later_keys": later_key_lines(ordered, project),
+        "link_tables": [
+            line for t in link_tables(project) for line in create_link_lines(t, project)
+        ],
         "dropped_keys": later_key_lines(ordered, project, drop=True),
-        "drop_order": [literal(r.table) for r in reversed(ordered)],
+        "drop_order": [literal(t.name) for t in link_tables(project)][::-1]
+        + [literal(r.table) for r in reversed(ordered)],
     }

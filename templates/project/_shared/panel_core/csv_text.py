@@ -6,7 +6,8 @@ for null. Text that a spreadsheet would run as a formula (first character ``=``,
 ``+``, ``-``, ``@``, tab or carriage return) gets a leading ``'``, and so does text
 already starting with ``'``; the import removes exactly that one ``'`` again, so an
 export imports back unchanged. Numbers are written as numbers: a spreadsheet never
-runs ``-5`` as a formula.
+runs ``-5`` as a formula. A many-to-many field's cell is its keys joined with ``;``
+(``3;7``; each key a cell of its own kind, neutralised alike), empty for none.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from .fields import Field, json_type
 from .query import parse_key, to_utc
 from .resource import Resource
 
+# Between the keys of a many-to-many field's cell.
+LINK_SEPARATOR = ";"
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _ESCAPED = (*_FORMULA, "'")
 # String formats whose blank cell means "no value" rather than empty text.
@@ -43,7 +46,7 @@ class CsvRow:
 
     label: str
     key: Any
-    values: dict[str, str | None]
+    values: dict[str, Any]  # text, None, or a many-to-many field's list of keys
 
 
 def neutralise(text: str) -> str:
@@ -62,6 +65,8 @@ def cell(value: Any) -> str:
     """A value as its export cell."""
     if value is None:
         return ""
+    if isinstance(value, list):  # a many-to-many field's keys
+        return LINK_SEPARATOR.join(cell(key) for key in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
@@ -76,8 +81,9 @@ def cell(value: Any) -> str:
 
 
 def header(resource: type[Resource]) -> list[str]:
-    """The export's columns: every readable field."""
-    return [f.name for f in resource.readable_fields]
+    """The export's columns: every readable field, then the many-to-many fields."""
+    names = [f.name for f in resource.readable_fields]
+    return names + [link.name for link in resource.many_to_many]
 
 
 def lines(rows: Iterable[Sequence[str]]) -> str:
@@ -139,6 +145,10 @@ def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
     problems = [f"The column {n!r} appears twice." for n in _duplicates(names)]
     columns: list[Field | None] = []
     for name in names:
+        link = resource.many_to_many_map.get(name)
+        if link is not None:
+            columns.append(link.item_field)  # its cell: keys joined with ";"
+            continue
         field = resource.field_map.get(name)
         # A has-many field is read-only and has no column: skipped, as read-only
         # fields are.
@@ -159,12 +169,15 @@ def _row(
     resource: type[Resource], label: str, columns: list[Field | None], cells: list[str]
 ) -> CsvRow:
     key = None
-    values: dict[str, str | None] = {}
+    values: dict[str, Any] = {}
     for field, raw in zip(columns, cells, strict=True):
         if field is None:
             continue
         text = restore(raw)
-        if field.key:
+        if field.name in resource.many_to_many_map:
+            keys = (restore(k.strip()) for k in raw.split(LINK_SEPARATOR))
+            values[field.name] = [k for k in keys if k]
+        elif field.key:
             key = _key(resource, text)
         elif text != "" or (_is_text(field) and not field.accepts_null):
             values[field.name] = text

@@ -43,9 +43,10 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from . import decimals
 from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
+from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
-from .query import INT64_MAX, INT64_MIN, parse_key, to_utc
-from .resource import Resource
+from .query import INT64_MAX, INT64_MIN, parse_key, parse_value, to_utc
+from .resource import ManyToMany, Resource
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).
 _EMAIL = re.compile(
@@ -101,6 +102,14 @@ def _hashable(value: str) -> str:
         raise PydanticCustomError(
             "password_too_long", f"longer than {MAX_PASSWORD_BYTES} bytes"
         )
+    return value
+
+
+def _uploaded(value: Any) -> Any:
+    # A file arrives as a multipart part, checked and stored before validation
+    # (panel_core.uploads); JSON and form text can only clear it (null).
+    if not isinstance(value, StoredFile):
+        raise PydanticCustomError("file_upload", "must be uploaded as a file")
     return value
 
 
@@ -163,6 +172,8 @@ def _string_type(field: TextField) -> Any:
 
 def value_type(field: kernel.Field) -> Any:
     """The Python type (with constraints) a field's input must validate as."""
+    if isinstance(field, kernel.File):
+        return Annotated[Any, AfterValidator(_uploaded)]
     if isinstance(field, kernel.Select):
         base = int if kernel.json_type(field) == "integer" else str
         return Annotated[base, _one_of(field.options)]
@@ -225,10 +236,20 @@ def blank_rule(field: kernel.Field, *, trim: bool) -> Callable[[Any], Any]:
 
 
 def input_model(
-    name: str, fields: tuple[kernel.Field, ...], *, create: bool
+    name: str,
+    fields: tuple[kernel.Field, ...],
+    *,
+    create: bool,
+    links: tuple[ManyToMany, ...] = (),
 ) -> type[BaseModel]:
-    """A model of writable ``fields``; ``create`` makes required fields required."""
+    """A model of writable ``fields``; ``create`` makes required fields required.
+    Each of the many-to-many ``links`` takes a list of the linked resource's keys."""
     definitions: dict[str, Any] = {}
+    for position, link in enumerate(links):
+        definitions[f"link_{position}"] = (
+            list[value_type(link.item_field)],  # type: ignore[misc]
+            Constraint(None, alias=link.name),
+        )
     for position, field in enumerate(fields):
         annotation = value_type(field)
         if field.accepts_null:
@@ -315,6 +336,8 @@ def stored_forms(
         elif isinstance(field, kernel.Decimal):
             exact = partial(decimals.exact, scale=field.scale)
             converters.append((field.name, exact))
+        elif isinstance(field, kernel.File):
+            converters.append((field.name, to_column))
     return tuple(converters)
 
 
@@ -334,10 +357,12 @@ class Inputs:
     ) -> None:
         name = resource.__name__
         writable = resource.creatable_fields
-        self._create = input_model(f"{name}Create", writable, create=True)
+        links = resource.many_to_many
+        self._create = input_model(f"{name}Create", writable, create=True, links=links)
         self._update = input_model(
-            f"{name}Update", resource.writable_fields, create=False
+            f"{name}Update", resource.writable_fields, create=False, links=links
         )
+        self._links = frozenset(link.name for link in links)
         self._rules = {f.name: blank_rule(f, trim=trim_strings) for f in writable}
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
@@ -350,6 +375,7 @@ class Inputs:
             f"{name}MassDelete", ids=(list[key_type] | None, None)
         )
         self._labels = {f.name: f.label for f in resource.fields}
+        self._labels.update((link.name, link.label) for link in links)
         self._date_times = tuple(
             f.name for f in writable if isinstance(f, kernel.DateTime)
         )
@@ -508,6 +534,8 @@ class Inputs:
         self, pairs: list[tuple[str, str]], *, create: bool
     ) -> dict[str, Any]:
         values: dict[str, Any] = dict(pairs)
+        for name in self._links.intersection(values):
+            values[name] = link_keys(value for key, value in pairs if key == name)
         for name, value in list(values.items()):
             if value == "" and create and name in self._filled_by_database:
                 del values[name]  # left out: the database fills it in
@@ -543,6 +571,13 @@ class Inputs:
         return template.format(label=label, **error.get("ctx", {}))
 
 
+def link_keys(texts: Any) -> list[str]:
+    """A form's keys of a many-to-many field: from a multiple select (one value
+    each) or a text input (several, separated by commas or spaces); blanks ignored."""
+    return [key for text in texts for key in _LINK_SEPARATORS.split(text) if key]
+
+
+_LINK_SEPARATORS = re.compile(r"[\s,]+")
 _IDS = frozenset({"ids[]", "ids"})
 _NOT_OBJECT = "The request body must be a JSON object."
 _BODY_MESSAGES = {"json_invalid": "The request body is not valid JSON."}
@@ -576,11 +611,16 @@ _MESSAGES = {
         "in UTC."
     ),
     "uuid": "The {label} field must be a valid UUID.",
+    "list": "The {label} field must be a list of keys.",
     "email": "The {label} field must be a valid email address.",
     "url": "The {label} field must be a valid URL.",
     "enum": "The selected {label} is invalid.",
     "nul_character": "The {label} field must not contain NUL characters.",
     "key_segment": 'The {label} field must not contain "/" nor be "." or "..".',
+    "file_upload": (
+        "The {label} field must be uploaded as a file (multipart/form-data), "
+        "or null to clear it."
+    ),
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import openapi_schemas as schemas
 from .openapi_actions import action_paths
+from .openapi_dashboard import DASHBOARD_TAG, dashboard_paths, dashboard_schemas
 from .openapi_paths import (
     CSRF_HEADER,
     ITEM_PARAMETER,
@@ -34,6 +35,7 @@ from .openapi_paths import (
     resource_paths,
     with_login,
 )
+from .openapi_uploads import with_uploads
 from .resource import DeclarationError, Resource
 from .routes import DEFAULT_PREFIX
 from .yaml_text import to_yaml
@@ -243,9 +245,12 @@ def build_openapi(
     """
     v30 = openapi_version.startswith("3.0.")
     prefix = prefix.rstrip("/")
-    tags = [AUTH_TAG]
-    schema_groups = [schemas.shared_schemas(v30=v30, jwt=jwt)]
-    path_groups = [_auth_paths(prefix, jwt=jwt)]
+    tags = [AUTH_TAG, DASHBOARD_TAG]
+    schema_groups = [
+        schemas.shared_schemas(v30=v30, jwt=jwt),
+        dashboard_schemas(v30=v30),
+    ]
+    path_groups = [_auth_paths(prefix, jwt=jwt), dashboard_paths(prefix, jwt=jwt)]
     keys = {resource.uri: resource.key_field for resource in resources}
     for resource in resources:
         model = schemas.model_name(resource)
@@ -254,7 +259,7 @@ def build_openapi(
         )
         tags.append(resource.title)
         schema_groups.append(schemas.resource_schemas(resource, v30=v30, keys=keys))
-        path_groups.append(resource_paths(ctx, prefix))
+        path_groups.append(with_uploads(ctx, prefix, resource_paths(ctx, prefix)))
         path_groups.append(action_paths(ctx, prefix))
     _require_unique(tags, "tag names (resource titles)")
     _require_unique((n for g in schema_groups for n in g), "schema names")

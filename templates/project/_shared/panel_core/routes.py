@@ -127,6 +127,8 @@ ROUTES: Mapping[str, Route] = {
     route.name: route
     for route in (
         Route("index", ("GET",), ("",)),
+        # The home page's dashboard as JSON (``panel_core.dashboard``).
+        Route("dashboard", ("GET",), ("/dashboard",)),
         Route("login", ("GET",), ("/login",)),
         Route("authenticate", ("POST",), ("/authenticate",)),
         Route("logout", ("POST", "DELETE"), ("/logout",)),
@@ -144,6 +146,8 @@ ROUTES: Mapping[str, Route] = {
         Route("crud.trash", ("GET",), (_RESOURCE + "/trash",)),
         Route("crud.restore", ("POST",), (_ITEM + "/restore",)),
         Route("crud.forceDelete", ("DELETE",), (_ITEM + "/force",)),
+        # A file or image field's stored file (``panel_core.downloads``).
+        Route("crud.file", ("GET",), (_RESOURCE + "/files/{fieldName}/{fileId}",)),
         Route(
             "handler",
             ANY,

@@ -14,7 +14,9 @@ needs no token, since no other site can send JSON without a CORS preflight.
 
 A multipart form (the CSV upload of the index page) carries ``_token`` too: Django
 parses it (up to ``PANEL_MAX_IMPORT_SIZE`` bytes, 413 beyond) and the view reads the
-file it kept.
+file it kept. A record's create or update with files is read by the kernel's reader
+instead (``panel.files.upload_of``: 413 as it streams), and its ``_token`` taken
+from there.
 """
 
 from __future__ import annotations
@@ -28,13 +30,20 @@ from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.csrf import CsrfViewMiddleware, RejectRequest
 
-from panel_core.errors import PayloadTooLarge, UnsupportedMediaType
+from panel_core.errors import (
+    InvalidInput,
+    NotFound,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+)
 from panel_core.imports import MULTIPART
 from panel_core.inputs import body_kind
+from panel_core.uploads import MultipartReader
 
 from .bodies import dechunk, form_value, media_type
 from .current import panel_route
 from .errors import error_response
+from .files import upload_of
 from .formdata import is_form_submission
 
 # The panel's form field, and Django's.
@@ -67,7 +76,7 @@ class PanelCsrfMiddleware(CsrfViewMiddleware):
             return self._accept(request)
         try:
             _check_body(request)  # before Django's check parses it
-        except (PayloadTooLarge, UnsupportedMediaType) as exc:
+        except (PayloadTooLarge, UnsupportedMediaType, InvalidInput) as exc:
             return error_response(request, exc)
         if route in ALWAYS_CHECKED and request.method in SAFE_METHODS:
             if getattr(request, "_dont_enforce_csrf_checks", False):  # test clients
@@ -93,12 +102,31 @@ def _is_upload(request: HttpRequest) -> bool:
     return request.method == "POST" and media_type(request) == MULTIPART
 
 
+# The routes of a record's create and update, as Django resolves their paths.
+_RECORD_WRITES = frozenset({"crud.index", "crud.store", "crud.show", "crud.update"})
+
+
+def _record_files(request: HttpRequest) -> MultipartReader | None:
+    """The multipart body of a create or an update with files, read by the kernel
+    (``panel.files``), not by Django's parser."""
+    match = request.resolver_match
+    if match is None or match.url_name not in _RECORD_WRITES:
+        return None
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return None
+    uri = match.kwargs.get("resourceUri")
+    try:
+        return upload_of(request, uri) if uri else None
+    except NotFound:
+        return None
+
+
 def _check_body(request: HttpRequest) -> None:
     """415 for a form in another charset than UTF-8, 413 for a multipart body over
     ``PANEL_MAX_IMPORT_SIZE``: what Django's form parser must not read."""
     if is_form_submission(request):
         body_kind(request.META.get("CONTENT_TYPE"), has_body=True)
-    if not _is_upload(request):
+    if _record_files(request) is not None or not _is_upload(request):
         return
     limit: int = settings.PANEL_MAX_IMPORT_SIZE
     dechunk(request, limit)
@@ -109,6 +137,9 @@ def _check_body(request: HttpRequest) -> None:
 
 def _form_token(request: HttpRequest, name: str) -> str | None:
     """Field ``name`` of the urlencoded form, or of the multipart form, if sent."""
+    files = _record_files(request)
+    if files is not None:
+        return next((v for k, v in reversed(files.pairs) if k == name), None)
     if not _is_upload(request):
         return form_value(request, name)
     try:

@@ -26,6 +26,8 @@ SAMPLE_VALUES = {
     "pageUri": "index-page",
     "handlerUri": "export",
     "actionUri": "archive",
+    "fieldName": "file",
+    "fileId": "0" * 32 + "-a.png",
 }
 PATTERNS = [
     (name, pattern) for name, route in ROUTES.items() for pattern in route.patterns

@@ -31,7 +31,7 @@ from app.core.migration_state import (
 )
 from app.core.migrations import downgrade, upgrade
 from app.core.mysql_migrations import charset_problem, interrupted, is_mysql
-from panel_core.migration_guard import MigrationRefused
+from panel_core.migration_guard import MigrationRefused, existing_table_hint
 from panel_core.mysql import resume_hint
 from panel_core.unavailable import unreachable
 
@@ -122,7 +122,7 @@ def migrate_command(revision: str = "head", *, check: bool = False) -> int:
         return 1
     except SQLAlchemyError as exc:
         reason = getattr(exc, "orig", None) or exc
-        hint = _resume_hint(engine)
+        hint = existing_table_hint(str(reason)) + _resume_hint(engine)
         print(f"error: migration failed: {reason}{hint}", file=sys.stderr)
         return 1
     finally:

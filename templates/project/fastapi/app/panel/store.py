@@ -37,12 +37,14 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    case,
     cast,
     delete,
     func,
     insert,
     literal,
     not_,
+    null,
     or_,
     select,
     text,
@@ -60,6 +62,7 @@ from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletabl
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
+from panel_core.metrics import metric_query
 from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
@@ -76,6 +79,7 @@ from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
 from .hooks import writing
+from .links import Links
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
 from .store_rules import Tables
@@ -111,6 +115,7 @@ class Store(BulkMethods, ActionMethods):
         self.label = label
         self._resource = resource
         self._relations = tuple(relations)
+        self.links = Links(resource, table.metadata)
         self._targets: Mapping[str, Any] = {}
         self._rules: DeleteRules | None = None
         self._uri = resource.uri
@@ -211,7 +216,9 @@ class Store(BulkMethods, ActionMethods):
             if query.offset:
                 statement = statement.offset(query.offset)
             rows = connection.execute(statement).all()
-        return [dict(zip(self._names, row, strict=True)) for row in rows], total
+            records = [dict(zip(self._names, row, strict=True)) for row in rows]
+            self.links.attach(connection, records)
+        return records, total
 
     def _estimate(
         self, connection: Connection, conditions: list[ColumnElement[bool]]
@@ -238,11 +245,31 @@ class Store(BulkMethods, ActionMethods):
             estimate = None
         return max(int(found), int(estimate or 0))
 
+    def metric_totals(self, engine: Engine, actor: Actor) -> list[tuple[Any, int]]:
+        """Each metric's ``(sum, count)`` within ``actor``'s scope, all in one query
+        (``panel_core.metrics``)."""
+        metrics = self._resource.metrics
+        if not metrics:
+            return []
+        terms: list[ColumnElement[Any]] = []
+        for metric in metrics:
+            conditions = self._conditions(metric_query(self._resource, metric))
+            column = self._table.c[metric.field] if metric.field else literal(1)
+            if conditions:
+                column = case((and_(*conditions), column))
+            total = func.sum(column) if metric.field else null()
+            terms += [total, func.count(column)]
+        statement = select(*terms).select_from(self._table).where(*self.scope(actor))
+        with transaction(engine) as connection:
+            row = connection.execute(statement).one()
+        return [(row[i], int(row[i + 1])) for i in range(0, len(terms), 2)]
+
     def link_targets(self, panels: Mapping[str, Any], rules: DeleteRules) -> None:
         """The registered resources by URI key, whose scopes bound the relations,
         and the delete rules between them."""
         self._targets = panels
         self._rules = rules
+        self.links.link_targets(panels)
 
     @property
     def key_column(self) -> Any:
@@ -350,7 +377,9 @@ class Store(BulkMethods, ActionMethods):
         row = connection.execute(statement, self._bound(key)).first()
         if row is None:
             raise self._not_found(key)
-        return dict(zip(self._names, row, strict=True))
+        record = dict(zip(self._names, row, strict=True))
+        self.links.attach(connection, [record])
+        return record
 
     def _one(self) -> ColumnElement[bool]:
         """The key equal to the ``key`` parameter (``key_0``, ``key_1``… by part)."""
@@ -383,11 +412,14 @@ class Store(BulkMethods, ActionMethods):
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
-                values = self._prepare(actor.before_creating(dict(values)))
+                values, links = self.links.split(actor.before_creating(dict(values)))
+                values = self._prepare(values)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, None)
                 record = self._returned(self._insert_row(connection, values))
+                self._link(connection, record, links)
                 actor.notify("after_created", record)
         except IntegrityError:
             raise self._refused(engine, values, None) from None
@@ -415,16 +447,22 @@ class Store(BulkMethods, ActionMethods):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
+                values, links = self.links.split(values)
                 values = self._prepare(values)
-                if not values:
+                if not values and not links:
                     return self._fetch_in(connection, key, actor)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, key)
-                row = self._update_row(connection, key, values, actor)
-                if row is None:
-                    raise self._not_found(key)
-                record = self._returned(row)
+                if values:
+                    row = self._update_row(connection, key, values, actor)
+                    if row is None:
+                        raise self._not_found(key)
+                    record = self._returned(row)
+                else:
+                    record = self._fetch_in(connection, key, actor)
+                self._link(connection, record, links)
                 actor.notify("after_updated", record)
         except IntegrityError:
             raise self._refused(engine, values, key) from None
@@ -550,6 +588,14 @@ class Store(BulkMethods, ActionMethods):
             return None
         return connection.execute(self._select_one, self._bound(key)).first()
 
+    def _link(
+        self, connection: Connection, record: Record, links: Mapping[str, Any]
+    ) -> None:
+        """Replace the record's links with those given, then read them all back."""
+        if self.links:
+            self.links.write(connection, record[self._resource.key_name()], links)
+            self.links.attach(connection, [record])
+
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))
         # SQLite's RETURNING gives a whole REAL back as an integer (9.0 as 9).
@@ -571,6 +617,9 @@ class Store(BulkMethods, ActionMethods):
 
     def _filtered(self, found: Filter) -> ColumnElement[bool]:
         """The condition of one filter: equal, within a bound, or matching text."""
+        linked = self.links.condition(found.name, found.value, self._key)
+        if linked is not None:
+            return linked
         column = self._filters[found.name]
         if found.operator == FROM:
             return column >= found.value

@@ -27,6 +27,7 @@ from panel_core.resource import Resource
 
 from .errors import InvalidInput
 from .hooks import writing
+from .links import Links
 
 _CHUNK = 1000
 
@@ -42,6 +43,7 @@ class BulkMethods:
     _names: tuple[str, ...]
     _select: Select[Any]
     _select_one: Select[Any]
+    links: Links
 
     if TYPE_CHECKING:
 
@@ -102,11 +104,13 @@ class BulkMethods:
             with transaction(engine) as connection:
                 rows = connection.execute(self._select.where(self._key.in_(chunk)))
                 found = {row[position]: row for row in rows}
-            yield [
-                dict(zip(self._names, found[k], strict=True))
-                for k in chunk
-                if k in found
-            ]
+                records = [
+                    dict(zip(self._names, found[k], strict=True))
+                    for k in chunk
+                    if k in found
+                ]
+                self.links.attach(connection, records)
+            yield records
 
     def records_of(
         self, engine: Engine, keys: Sequence[Any], actor: Actor
@@ -180,18 +184,23 @@ class BulkMethods:
         self, connection: Connection, key: Any, values: dict[str, Any], actor: Actor
     ) -> list[str]:
         if key is None:
-            values = self._prepare(actor.before_creating(values))
+            values, links = self.links.split(actor.before_creating(values))
+            values = self._prepare(values)
             self._check_relations(connection, values, actor)
+            self.links.check(connection, links, actor)
             self._check_unique(connection, values, None)
-            row = self._insert_row(connection, values)
-            actor.notify("after_created", self._returned(row))
+            record = self._returned(self._insert_row(connection, values))
+            self.links.write(connection, record[self._resource.key_name()], links)
+            actor.notify("after_created", record)
             return []
         if actor.lifecycle.needs_record(UPDATE):
             current = self._fetch_in(connection, key, actor)
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
+        values, links = self.links.split(values)
         values = self._prepare(values)
         self._check_relations(connection, values, actor)
+        self.links.check(connection, links, actor)
         self._check_unique(connection, values, key)
         if values:
             row = self._update_row(connection, key, values, actor)
@@ -199,6 +208,7 @@ class BulkMethods:
             row = connection.execute(self._select_one, {"key": key}).first()
         if row is None:
             return [f"{self.label} {key} not found."]
+        self.links.write(connection, key, links)
         if values:
             actor.notify("after_updated", self._returned(row))
         return []

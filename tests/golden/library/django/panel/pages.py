@@ -23,6 +23,7 @@ from panel_core.errors import (
     Referenced,
     Unauthenticated,
 )
+from panel_core.forms import submitted_values
 from panel_core.pages import FRAGMENTS
 from panel_core.urls import login_url
 from panel_core.versions import VERSION_FIELD
@@ -71,7 +72,9 @@ def _form_again(
     item = kwargs.get("resourceItem")
     key = None if item is None else panel.key(item)
     body = read_body(request)  # form pairs, without the form's own "_" fields
-    values = dict(body) if isinstance(body, list) else {}
+    values = submitted_values(
+        type(panel.resource), body if isinstance(body, list) else []
+    )
     if isinstance(exc, PreconditionFailed):
         return form_page(request, panel, key, values=values, changed=True, status=409)
     version = form_value(request, VERSION_FIELD)

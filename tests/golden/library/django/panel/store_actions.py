@@ -15,10 +15,9 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.db.models.lookups import IContains
 
-from panel_core.errors import Conflict
 from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
-from panel_core.record_actions import Action, Selection
+from panel_core.record_actions import Action, Selection, conflict, run_on
 
 
 class ActionMethods:
@@ -69,15 +68,15 @@ class ActionMethods:
             with transaction.atomic():
                 rows = self._selected(self._rows, chosen, actor).order_by(*order)
                 records = [dict(row) for row in rows.select_for_update()]
-                for record in records:  # a user-written ``can`` may refuse one
-                    actor.authorize_record(action.ability, record)
-                if function is None:
-                    for record in records:
-                        self._import_row(record[self._key_name], dict(data), actor)
-                    return None, len(records)
-                return actor.run_action(function, records, dict(data)), len(records)
+                return run_on(
+                    action,
+                    records,
+                    data,
+                    actor,
+                    function,
+                    lambda record, values: self._import_row(
+                        record[self._key_name], values, actor
+                    ),
+                )
         except IntegrityError:
-            raise Conflict(
-                f"Nothing was changed: the {action.label.lower()} conflicts with "
-                "existing data."
-            ) from None
+            raise conflict(action) from None

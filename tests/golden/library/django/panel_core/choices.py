@@ -53,6 +53,21 @@ class Related:
     options: tuple[tuple[Any, str], ...] = ()
     picker: Picker | None = None
     current: Mapping[str, str] = field(default_factory=dict)
+    # The picker a select box of them all becomes with JavaScript (many-to-many).
+    finder: Picker | None = None
+
+
+def referred(records: Sequence[Mapping[str, Any]], name: str) -> set[Any]:
+    """The keys ``records`` refer to in field ``name``: a belongs-to field's value,
+    or each key of a many-to-many field's list."""
+    keys: set[Any] = set()
+    for record in records:
+        value = record.get(name)
+        if isinstance(value, list):
+            keys.update(value)
+        elif value is not None:
+            keys.add(value)
+    return keys
 
 
 def option_text(key: Any, label: str) -> str:
@@ -85,7 +100,7 @@ def offer(
     """The offer for up to ``SELECT_LIMIT + 1`` ``rows`` (key, label) read in order:
     all of them, or a picker showing ``current`` (the input's value and its name)."""
     if len(rows) <= SELECT_LIMIT:
-        return Related(options=tuple(rows))
+        return Related(options=tuple(rows), finder=picker_for(resource))
     return Related(
         picker=picker_for(resource), current=dict([current] if current else [])
     )

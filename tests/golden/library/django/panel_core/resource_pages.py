@@ -12,9 +12,10 @@ import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from . import fields as kernel
 from .abilities import PAGE_ABILITIES, VIEW_ANY
 from .filter_bar import chips, filter_controls, kept_filters, per_page
-from .forms import Options, beside_theirs, form_values, form_widgets
+from .forms import Options, beside_theirs, form_values, form_widgets, with_files
 from .labels import record_label
 from .pages import FRAGMENT
 from .pagination import PageUrls, page_navigation, paginator
@@ -23,7 +24,7 @@ from .record_actions import offered
 from .registry import PanelResource
 from .resource import Resource
 from .routes import url_for
-from .table import columns, display, rows
+from .table import columns, display, display_links, rows
 from .trash import trash_url
 from .urls import page_url, record_url
 from .versions import record_version
@@ -195,6 +196,9 @@ def form_context(
     widgets = form_widgets(resource, values, errors, options, creating=creating)
     if changed and record is not None:
         widgets = beside_theirs(widgets, resource, record)
+    if record is not None:
+        widgets = with_files(widgets, resource, record)
+    multipart = bool(kernel.file_fields(resource.writable_fields))
     shown = {widget.name for widget in widgets}
     label = panel.store.label
     crumbs = [(resource.title, page_url(panel.uri, "index-page"))]
@@ -210,12 +214,22 @@ def form_context(
         "heading": f"New {label}" if creating else f"Edit {label} {name}",
         "crumbs": crumbs,
         "widgets": widgets,
-        "action": panel.crud_url if creating else record_url(panel.crud_url, key),
+        "action": _form_action(panel, key, multipart=multipart),
+        "multipart": multipart,
         "errors": errors,
         "other_errors": [m for k, ms in errors.items() if k not in shown for m in ms],
         "version": None if creating else version,
         "changed": changed,
     }
+
+
+def _form_action(panel: PanelResource[Any], key: Any, *, multipart: bool) -> str:
+    """Where the form posts: the list (create) or the record (update; a multipart
+    form names its method in the query, ``panel_core.file_writes``)."""
+    if key is None:
+        return panel.crud_url
+    url = record_url(panel.crud_url, key)
+    return url + "?_method=PUT" if multipart else url
 
 
 def detail_context(
@@ -238,6 +252,10 @@ def detail_context(
         "items": [
             (f.label, display(f, record[f.name], labels.get(f.name)))
             for f in resource.detail_field_list
+        ]
+        + [
+            (link.label, display_links(link, record[link.name], labels.get(link.name)))
+            for link in resource.many_to_many
         ],
         "edit_url": page_url(panel.uri, "form-page", key),
         "record_url": record_url(panel.crud_url, key),

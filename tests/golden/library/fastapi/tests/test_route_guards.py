@@ -38,6 +38,8 @@ SAMPLES = {
     "pageUri": "index-page",
     "handlerUri": "export",
     "actionUri": "archive",
+    "fieldName": "file",
+    "fileId": "0" * 32 + "-a.png",
 }
 # Every kind of panel route must be among those walked, so the walk is never empty.
 KINDS = {"index", "crud.index", "crud.show", "resource.page", "page", "handler"}

@@ -31,6 +31,8 @@ SAMPLE = {
     "pageUri": "index-page",
     "handlerUri": "export",
     "actionUri": "archive",
+    "fieldName": "file",
+    "fileId": "0" * 32 + "-a.png",
 }
 GADGET = {**SAMPLE, "resourceUri": "gadget-resource"}
 # Routes that answer without a login (and so without the panel's guards).

@@ -211,6 +211,13 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = max(1000, PANEL_MAX_MASS_DELETE + 100)
 PANEL_TRIM_STRINGS = env_bool("TRIM_STRINGS", True)
 # CSV imports (…/handler/import) larger than this are refused with 413.
 PANEL_MAX_IMPORT_SIZE = env_int("MAX_IMPORT_SIZE", 10 * 1024 * 1024, low=1024)
+# File and image fields. MAX_UPLOAD_SIZE: a multipart create or update larger than
+# this is refused with 413 as it streams in (each field's maxBytes too). STORAGE_URL:
+# empty keeps files in the MEDIA_ROOT folder; s3://bucket/prefix (?endpoint_url=…
+# for an S3-compatible server) in a bucket. See the README.
+PANEL_MAX_UPLOAD_SIZE = env_int("MAX_UPLOAD_SIZE", 32 * 1024 * 1024, low=1024)
+PANEL_MEDIA_ROOT = env_str("MEDIA_ROOT") or str(BASE_DIR / "media")
+PANEL_STORAGE_URL = env_str("STORAGE_URL")
 # Speed tuning (panel/prepared.py, generated): the hot reads (a record by key, a list
 # nobody narrowed and its count, a session, the user of a session or token) run SQL
 # Django compiled once, with each request's values. PREPARED_QUERIES=0 has Django's

@@ -17,6 +17,7 @@ from panel_core.errors import PayloadTooLarge
 from .bodies import form_value, media_type
 
 FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
 _OVERRIDES = frozenset({"PUT", "PATCH", "DELETE"})
 
 
@@ -37,6 +38,11 @@ class MethodOverrideMiddleware:
                 override = (form_value(request, "_method") or "").upper()
             except PayloadTooLarge:
                 override = ""  # the view answers 413 when it reads the body
+            if override in _OVERRIDES:
+                request.method = override
+        elif request.method == "POST" and media_type(request) == MULTIPART:
+            # A multipart form (a record's files) names it in its query string.
+            override = request.GET.get("_method", "").upper()
             if override in _OVERRIDES:
                 request.method = override
         return self.get_response(request)

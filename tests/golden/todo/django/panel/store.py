@@ -31,7 +31,7 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import DataError, IntegrityError, connections, models, transaction
-from django.db.models import Func, Max, Q, TextField, Value
+from django.db.models import Count, Func, Max, Q, Sum, TextField, Value
 from django.db.models.functions import Cast
 from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWith
 
@@ -44,6 +44,7 @@ from panel_core.fields import Decimal, json_type
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
+from panel_core.metrics import metric_query
 from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
@@ -58,6 +59,7 @@ from panel_core.search import FOLD_FUNCTION, needs_folding
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
+from .links import Links
 from .prepared import PreparedCount, PreparedQuery
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
@@ -100,6 +102,7 @@ class Store(BulkMethods, ActionMethods):
         self._resource = resource
         self._model_label = model._meta.label
         self._relations = tuple(relations)
+        self.links = Links(resource, model)
         self._targets: dict[str, Lifecycle] = {}
         self._rules: DeleteRules | None = None
         self._tables: Tables | None = None
@@ -158,6 +161,16 @@ class Store(BulkMethods, ActionMethods):
         self._soft = resource.soft_delete
         self._live = [Q(deleted_at__isnull=True)] if self._soft else []
         self._trashed = [Q(deleted_at__isnull=False)] if self._soft else []
+
+    @property
+    def model_manager(self) -> models.Manager[Any]:
+        """The model's manager (many-to-many fields of other resources read it)."""
+        return self._manager
+
+    @property
+    def key_attribute(self) -> str:
+        """The model attribute holding the record key."""
+        return self._key
 
     def link_relations(self, lifecycles: Mapping[str, Lifecycle]) -> None:
         """Know each relation's target resource (by URI key), whose scope applies."""
@@ -232,6 +245,13 @@ class Store(BulkMethods, ActionMethods):
         reverse for a ``prev`` cursor; ``panel_core.pagination.list_body`` shapes them.
         ``trashed``: the page of the trash instead.
         """
+        records, total = self._page(query, actor, trashed)
+        self.links.attach(records)
+        return records, total
+
+    def _page(
+        self, query: ListQuery, actor: Actor, trashed: bool
+    ) -> tuple[list[Record], int | None]:
         asked = self._conditions(query)
         if not asked and self._is_plain(query, actor):
             return self._plain_page(query, trashed)
@@ -247,7 +267,7 @@ class Store(BulkMethods, ActionMethods):
         if query.cursor is not None:
             rows = rows.filter(self._after(query))
         page = rows.order_by(*self._order(query))
-        return list(page[query.offset : query.offset + query.limit]), total
+        return [dict(r) for r in page[query.offset : query.offset + query.limit]], total
 
     @staticmethod
     def _is_plain(query: ListQuery, actor: Actor | None) -> bool:
@@ -305,8 +325,33 @@ class Store(BulkMethods, ActionMethods):
             estimate = None
         return max(found, int(estimate or 0))
 
+    def metric_totals(self, actor: Actor) -> list[tuple[Any, int]]:
+        """Each metric's ``(sum, count)`` within ``actor``'s scope, all in one query
+        (``panel_core.metrics``)."""
+        metrics = self._resource.metrics
+        if not metrics:
+            return []
+        terms: dict[str, Any] = {}
+        for index, metric in enumerate(metrics):
+            conditions = self._conditions(metric_query(self._resource, metric))
+            where = Q(*conditions) if conditions else None
+            column = self._columns[metric.field] if metric.field else self._key
+            if metric.field:
+                terms[f"sum{index}"] = Sum(column, filter=where)
+            terms[f"count{index}"] = Count(column, filter=where)
+        found = self._manager.filter(*self.scope(actor)).aggregate(**terms)
+        return [
+            (found.get(f"sum{index}"), int(found[f"count{index}"]))
+            for index in range(len(metrics))
+        ]
+
     def fetch(self, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""
+        record = self._fetch_row(key, actor)
+        self.links.attach([record])
+        return record
+
+    def _fetch_row(self, key: Any, actor: Actor | None) -> Record:
         scope = self.scope(actor)
         if scope or self._composite:  # the prepared read takes one key parameter
             for found in self._rows.filter(*scope, **{self._key: key}):
@@ -334,11 +379,14 @@ class Store(BulkMethods, ActionMethods):
         """Insert a record; the database allocates its key unless it is a string."""
         try:
             with values_that_fit(self._labels, DataError), transaction.atomic():
-                values = self._prepare(actor.before_creating(dict(values)))
+                values, links = self.links.split(actor.before_creating(dict(values)))
+                values = self._prepare(values)
                 refuse_inexact(self._vendor, values, self._decimals)
                 self._check_relations(values, actor)
+                self.links.check(links, actor)
                 self._check_unique(values, None)
                 created = self._manager.create(**self._by_column(values))
+                self.links.write(created.pk, links)
                 record = self.fetch(created.pk)
                 actor.notify("after_created", record)
         except IntegrityError:
@@ -362,15 +410,20 @@ class Store(BulkMethods, ActionMethods):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
+                values, links = self.links.split(values)
                 values = self._prepare(values)
-                if not values:
+                if not values and not links:
                     return self.fetch(key, actor)
                 refuse_inexact(self._vendor, values, self._decimals)
                 self._check_relations(values, actor)
+                self.links.check(links, actor)
                 self._check_unique(values, key)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
-                if not rows.update(**self._by_column(values)):
+                if values and not rows.update(**self._by_column(values)):
                     raise self._not_found(key)
+                if not values:
+                    self._fetch_row(key, actor)  # 404 out of scope
+                self.links.write(key, links)
                 record = self.fetch(key)
                 actor.notify("after_updated", record)
         except IntegrityError:
@@ -468,6 +521,7 @@ class Store(BulkMethods, ActionMethods):
             if not found:
                 raise self._not_found(key)
             record = dict(found[0])
+            self.links.attach([record])
         actor.authorize_record(ability, record)
         if expected is not None:
             expected.check(record)
@@ -498,6 +552,9 @@ class Store(BulkMethods, ActionMethods):
 
     def _filtered(self, found: Filter) -> Q | models.Lookup:
         """The condition of one filter: equal, within a bound, or matching text."""
+        linked = self.links.condition(found.name, found.value, self._key)
+        if linked is not None:
+            return linked
         column = self._filters[found.name]
         if found.operator == FROM:
             return Q(**{f"{column}__gte": found.value})

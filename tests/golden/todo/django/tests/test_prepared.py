@@ -3,7 +3,9 @@
 A record, an unnarrowed list page and its count, a token's user, a session's user and
 a session are read with SQL compiled once; these tests hold them to the query sets
 they stand for, value and type, and to the same refusals (revoked tokens, inactive
-users, expired sessions), with ``PANEL_PREPARED_QUERIES`` on and off.
+users, expired sessions), with ``PANEL_PREPARED_QUERIES`` on and off. On SQLite they
+run on the driver's cursor unless the queries are watched; a session text that does
+not verify is nobody's session.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.models import Session
+from django.db import connection, connections
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from app.resources import RESOURCES
@@ -103,3 +107,35 @@ def test_sessions_load_until_they_expire() -> None:
     assert expired.load() == {}
     assert expired.session_key is None
     assert SessionStore("no-such-session-key").load() == {}
+
+
+@pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.uri)
+def test_sqlite_reads_skip_django_cursor_unless_watched(
+    api: Client, samples: Samples, resource: Any, monkeypatch: Any
+) -> None:
+    record = create(api, samples, resource.uri)
+    store = registry().get(resource.uri).store
+    key = record[resource.key_name()]
+    with CaptureQueriesContext(connection) as watched:
+        seen = store.fetch(key)
+    assert len(watched.captured_queries) == 1  # counted: through Django's cursor
+    if connection.vendor != "sqlite":
+        return
+    database = connections["default"]
+
+    def no_cursor() -> None:
+        raise AssertionError("Django's cursor was used")
+
+    monkeypatch.setattr(database, "cursor", no_cursor)
+    assert store.fetch(key) == seen
+
+
+def test_a_tampered_session_text_is_nobodys(caplog: Any) -> None:
+    store = SessionStore()
+    store["answer"] = 42
+    store.save()
+    row = Session.objects.get(session_key=store.session_key)
+    forged = SessionStore().encode({"answer": 43})[:-1] + "A"
+    Session.objects.filter(pk=row.pk).update(session_data=forged)
+    assert SessionStore(store.session_key).load() == {}
+    assert "Session data corrupted" in caplog.text

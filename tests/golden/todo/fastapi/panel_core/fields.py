@@ -178,6 +178,33 @@ class Password(_StringField):
 
 
 @dataclass(frozen=True, kw_only=True)
+class File(Field):
+    """An uploaded file (multipart): stored by a key the server makes, answered as
+    ``{url, name, size, media_type}`` (:mod:`panel_core.files`).
+
+    ``accept``: the media types allowed (sniffed from the content); ``max_bytes``:
+    the largest upload. Never sorted, filtered, searched nor unique.
+    """
+
+    json_type: ClassVar[str] = "object"
+    input_type: ClassVar[str] = "file"
+    accept: tuple[str, ...] | None = None
+    max_bytes: int | None = None
+    sortable: bool = False
+    filterable: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Image(File):
+    """An uploaded image: decoded to be verified, shown inline and as a thumbnail."""
+
+
+def file_fields(fields: tuple[Field, ...]) -> tuple[File, ...]:
+    """The file and image fields among ``fields``."""
+    return tuple(f for f in fields if isinstance(f, File))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Date(Field):
     """A calendar date, ``YYYY-MM-DD``."""
 

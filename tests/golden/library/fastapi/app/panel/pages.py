@@ -18,11 +18,13 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 from panel_core.children import prefilled_values
+from panel_core.dashboard import dashboard_context
+from panel_core.forms import submitted_values
 from panel_core.pages import FRAGMENT
-from panel_core.resource_pages import viewable
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
+from .dashboard import dashboard_summaries
 from .errorpages import error_page, error_response
 from .errors import (
     InvalidInput,
@@ -38,7 +40,7 @@ from .redirects import see_other
 from .registry import PanelResource, Registry
 from .responses import json_response
 from .templating import render
-from .urls import login_url, page_url
+from .urls import login_url
 from .views import detail_page, form_page, index_page, render_fragment
 
 _FORM_ROUTES = frozenset({"crud.store", "crud.update"})
@@ -60,11 +62,9 @@ router = APIRouter(dependencies=PANEL_GUARDS, include_in_schema=False)
 
 @router.get("", name="index")
 async def home(request: Request) -> Response:
-    """The panel's home: every resource."""
-    registry: Registry = request.app.state.registry
-    shown = viewable(registry, getattr(request.state, "user", None))
-    resources = [(p.resource, page_url(p.uri, "index-page")) for p in shown]
-    return render(request, "panel/home.html", {"resources": resources})
+    """The panel's home, the dashboard: each resource the user may list."""
+    summaries = await dashboard_summaries(request)
+    return render(request, "panel/home.html", dashboard_context(summaries))
 
 
 @router.get("/resource/{resourceUri}/{pageUri}", name="resource.page")
@@ -105,7 +105,7 @@ async def _form_again(
     item = request.path_params.get("resourceItem")
     key = None if item is None else panel.key(item)
     pairs = request.scope.get(FORM_KEY, [])
-    values = {name: value for name, value in pairs if not name.startswith("_")}
+    values = submitted_values(type(panel.resource), pairs)
     if isinstance(exc, PreconditionFailed):
         return await form_page(
             request, panel, key, values=values, changed=True, status_code=409

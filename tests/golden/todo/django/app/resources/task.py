@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.models import Task
 from panel_core.fields import ID, Boolean, Date, Text
-from panel_core.resource import QueryTag, Resource
+from panel_core.resource import Metric, QueryTag, Resource
 
 
 class TaskResource(Resource):
@@ -23,5 +23,6 @@ class TaskResource(Resource):
     )
     search = ("title",)
     query_tags = (QueryTag("open", "Open", {"done": False}),)
+    metrics = (Metric("open_tasks", "Open tasks", "count", None, {"done": False}),)
     per_page = 25
     default_sort = "-id"

@@ -12,6 +12,7 @@ resource's hooks.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -20,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from panel_core.abilities import DELETE, VIEW
+from panel_core.after_save import SAVE_CHOICE, after_save
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -39,6 +41,7 @@ from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..bodies import form_value, read_body
 from ..children import children_keys
+from ..files import create_with_files, delete_with_files, file_body, update_with_files
 from ..public_url import public_origin_of
 from ..redirects import back, see_other
 from ..registry import PanelResource, registry
@@ -86,11 +89,16 @@ class CollectionView(_CrudView):
     def post(self, request: HttpRequest, resourceUri: str) -> HttpResponse:
         """Create a record."""
         panel = registry().get(resourceUri)
-        values = panel.inputs.for_create(read_body(request))
-        record = panel.store.create(values, actor(request, panel))
-        key = panel.resource.key_of(record)
+        body, files = file_body(request, panel)
+        if files is None:
+            record = panel.store.create(
+                panel.inputs.for_create(body), actor(request, panel)
+            )
+        else:
+            record = create_with_files(files, panel, body, actor(request, panel))
+        key = record[panel.resource.key_name()]
         if not wants_json(request):
-            return back(request, _index_page(panel), "Saved.")
+            return back(request, *_after_save(request, panel, record, created=True))
         return saved_response(
             record,
             redirect=form_page_url(panel.uri, key),
@@ -117,7 +125,13 @@ class CollectionView(_CrudView):
                     return back(request, _index_page(panel), NONE_LEFT, "error")
                 names = resource_templates(panel.uri, "delete.html")
                 return render(request, names, asking)
-        deleted = panel.store.delete_many(keys, actor(request, panel))
+        acting = actor(request, panel)
+        deleted = delete_with_files(
+            panel,
+            partial(panel.store.delete_many, keys, acting),
+            lambda: [record for _, record in panel.store.records_of(keys, acting)],
+            for_good=not panel.resource.soft_delete,
+        )
         if not wants_json(request):
             noun = "record" if deleted == 1 else "records"
             return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
@@ -155,11 +169,16 @@ class ItemView(_CrudView):
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
         expected = _expected(request)
-        body = without_blank_secrets(type(panel.resource), read_body(request))
-        values = panel.inputs.for_update(body)
-        record = panel.store.update(key, values, actor(request, panel), expected)
+        body, files = file_body(request, panel)
+        acting = actor(request, panel)
+        if files is None:
+            body = without_blank_secrets(type(panel.resource), body)
+            values = panel.inputs.for_update(body)
+            record = panel.store.update(key, values, acting, expected)
+        else:
+            record = update_with_files(files, panel, key, body, acting, expected)
         if not wants_json(request):
-            return back(request, _index_page(panel), "Saved.")
+            return back(request, *_after_save(request, panel, record, created=False))
         return saved_response(record, redirect=form_page_url(panel.uri, key))
 
     patch = put
@@ -175,7 +194,13 @@ class ItemView(_CrudView):
             asking = _confirmation(request, panel, key)
             names = resource_templates(panel.uri, "delete.html")
             return render(request, names, asking)
-        panel.store.delete(key, actor(request, panel), expected)
+        acting = actor(request, panel)
+        delete_with_files(
+            panel,
+            partial(panel.store.delete, key, acting, expected),
+            lambda: [panel.store.fetch(key, acting)],
+            for_good=not panel.resource.soft_delete,
+        )
         if not wants_json(request):
             return back(request, _index_page(panel), "Deleted.")
         return deleted_response()
@@ -224,6 +249,14 @@ def _expected(request: HttpRequest) -> Expected | None:
         form_value(request, VERSION_FIELD),
         required=settings.PANEL_REQUIRE_IF_MATCH,
     )
+
+
+def _after_save(
+    request: HttpRequest, panel: PanelResource, record: dict[str, Any], *, created: bool
+) -> tuple[str, str]:
+    """Where the saved form goes (its ``_save`` button) and what it says there."""
+    choice = form_value(request, SAVE_CHOICE)
+    return after_save(panel, record, choice, created=created)
 
 
 def _index_page(panel: PanelResource) -> str:

@@ -70,7 +70,8 @@ async def _multipart_token(headers: Headers, body: bytes) -> str | None:
     async def stream() -> AsyncIterator[bytes]:
         yield body
 
-    parser = MultiPartParser(headers, stream(), max_files=1, max_fields=10)
+    # A record's form may carry a file per file field and a part per field.
+    parser = MultiPartParser(headers, stream(), max_files=100, max_fields=1000)
     try:
         form = await parser.parse()
     except MultiPartException:
@@ -101,7 +102,8 @@ class CSRFMiddleware:
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.upload_limit = settings.max_import_size
+        # The CSV import's or a record's files, whichever may be larger.
+        self.upload_limit = max(settings.max_import_size, settings.max_upload_size)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and _needs_token(scope):

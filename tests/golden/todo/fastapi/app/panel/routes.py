@@ -10,6 +10,7 @@ pages (a 303 after each change, with a flash message); a client accepting neithe
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -19,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.config import Settings
 from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
+from panel_core.after_save import SAVE_CHOICE, after_save
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -37,6 +39,13 @@ from .accept import require_acceptable, wants_json
 from .authorize import actor, authorize_record
 from .bodies import read_body
 from .children import children_keys
+from .files import (
+    create_with_files,
+    delete_with_files,
+    file_body,
+    storage_of,
+    update_with_files,
+)
 from .formdata import form_value
 from .guards import PANEL_GUARDS
 from .public_url import public_origin_of
@@ -102,8 +111,14 @@ async def mass_delete(request: Request, panel: Panel) -> Response:
                 return back(request, _index_page(panel), NONE_LEFT, "error")
             names = resource_templates(panel.uri, "delete.html")
             return render(request, names, asking)
+    engine, acting = _engine(request), actor(request, panel)
     deleted = await run_in_threadpool(
-        panel.store.delete_many, _engine(request), keys, actor(request, panel)
+        delete_with_files,
+        panel,
+        storage_of(request),
+        partial(panel.store.delete_many, engine, keys, acting),
+        lambda: [record for _, record in panel.store.records_of(engine, keys, acting)],
+        for_good=not panel.resource.soft_delete,
     )
     if not wants_json(request):
         noun = "record" if deleted == 1 else "records"
@@ -129,14 +144,24 @@ async def index(request: Request, panel: Panel) -> Response:
 @router.post("", name="crud.store")
 async def store(request: Request, panel: Panel) -> Response:
     """Create a record."""
-    body = await read_body(request, _settings(request).max_body_size)
-    values = panel.inputs.for_create(body)
-    record = await run_in_threadpool(
-        panel.store.create, _engine(request), values, actor(request, panel)
-    )
-    key = panel.resource.key_of(record)
+    body, files = await file_body(request, panel)
+    if files is None:
+        values = panel.inputs.for_create(body)
+        record = await run_in_threadpool(
+            panel.store.create, _engine(request), values, actor(request, panel)
+        )
+    else:
+        record = await run_in_threadpool(
+            create_with_files,
+            files,
+            panel,
+            _engine(request),
+            body,
+            actor(request, panel),
+        )
+    key = record[panel.resource.key_name()]
     if not wants_json(request):
-        return back(request, _index_page(panel), "Saved.")
+        return back(request, *_after_save(request, panel, record, created=True))
     return saved_response(
         record,
         redirect=form_page_url(panel.uri, key),
@@ -154,7 +179,7 @@ async def show(request: Request, panel: Panel) -> Response:
     asked = panel.children_asked(request.query_params.multi_items())
     reader: LoopReader | None = request.app.state.reader
     lifecycle = panel.lifecycle
-    if reader is not None and not lifecycle.scoped:
+    if reader is not None and not lifecycle.scoped and not panel.store.links:
         record = panel.store.read(reader, key)  # SQLite: quicker than a pool hop
     else:
         record = await run_in_threadpool(
@@ -172,14 +197,21 @@ async def update(request: Request, panel: Panel) -> Response:
     """Change a record; fields absent from the body stay as they are."""
     key = panel.key(request.path_params["resourceItem"])
     expected = _expected(request)
-    body = await read_body(request, _settings(request).max_body_size)
-    values = panel.inputs.for_update(without_blank_secrets(type(panel.resource), body))
+    body, files = await file_body(request, panel)
     acting = actor(request, panel)
-    record = await run_in_threadpool(
-        panel.store.update, _engine(request), key, values, acting, expected
-    )
+    if files is None:
+        body = without_blank_secrets(type(panel.resource), body)
+        values = panel.inputs.for_update(body)
+        record = await run_in_threadpool(
+            panel.store.update, _engine(request), key, values, acting, expected
+        )
+    else:
+        engine = _engine(request)
+        record = await run_in_threadpool(
+            update_with_files, files, panel, engine, key, body, acting, expected
+        )
     if not wants_json(request):
-        return back(request, _index_page(panel), "Saved.")
+        return back(request, *_after_save(request, panel, record, created=False))
     return saved_response(record, redirect=form_page_url(panel.uri, key))
 
 
@@ -192,8 +224,14 @@ async def destroy(request: Request, panel: Panel) -> Response:
         asking = await run_in_threadpool(_confirmation, request, panel, key)
         names = resource_templates(panel.uri, "delete.html")
         return render(request, names, asking)
+    engine, acting = _engine(request), actor(request, panel)
     await run_in_threadpool(
-        panel.store.delete, _engine(request), key, actor(request, panel), expected
+        delete_with_files,
+        panel,
+        storage_of(request),
+        partial(panel.store.delete, engine, key, acting, expected),
+        lambda: [panel.store.fetch(engine, key, acting)],
+        for_good=not panel.resource.soft_delete,
     )
     if not wants_json(request):
         return back(request, _index_page(panel), "Deleted.")
@@ -232,6 +270,14 @@ def _mass_confirmation(
     plan = panel.store.mass_deletion(engine, [key for key, _ in records], acting)
     redirect = form_value(request, "_redirect")
     return mass_delete_question(panel, plan, records, redirect=redirect)
+
+
+def _after_save(
+    request: Request, panel: PanelResource, record: dict[str, Any], *, created: bool
+) -> tuple[str, str]:
+    """Where the saved form goes (its ``_save`` button) and what it says there."""
+    choice = form_value(request, SAVE_CHOICE)
+    return after_save(panel, record, choice, created=created)
 
 
 def _index_page(panel: PanelResource) -> str:

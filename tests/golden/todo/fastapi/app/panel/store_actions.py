@@ -17,9 +17,8 @@ from sqlalchemy.exc import IntegrityError
 from app.core.db import transaction
 from panel_core.lifecycle import Actor
 from panel_core.query import ListQuery
-from panel_core.record_actions import Action, Selection
+from panel_core.record_actions import Action, Selection, conflict, run_on
 
-from .errors import Conflict
 from .hooks import writing
 
 
@@ -86,16 +85,16 @@ class ActionMethods:
             with transaction(engine, writes=True) as connection, writing(connection):
                 rows = connection.execute(statement).all()
                 records = [dict(zip(self._names, row, strict=True)) for row in rows]
-                for record in records:  # a user-written ``can`` may refuse one
-                    actor.authorize_record(action.ability, record)
-                if function is None:
-                    for record in records:
-                        key = record[self._key.name]
-                        self._import_row(connection, key, dict(data), actor)
-                    return None, len(records)
-                return actor.run_action(function, records, dict(data)), len(records)
+                key = self._key.name
+                return run_on(
+                    action,
+                    records,
+                    data,
+                    actor,
+                    function,
+                    lambda record, values: self._import_row(
+                        connection, record[key], values, actor
+                    ),
+                )
         except IntegrityError:
-            raise Conflict(
-                f"Nothing was changed: the {action.label.lower()} conflicts with "
-                "existing data."
-            ) from None
+            raise conflict(action) from None

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models import Base, BigKey
 from panel_core.fields import ID, Boolean, Date, Text
-from panel_core.resource import QueryTag, Resource
+from panel_core.resource import Metric, QueryTag, Resource
 
 
 class Task(Base):
@@ -41,5 +41,6 @@ class TaskResource(Resource):
     )
     search = ("title",)
     query_tags = (QueryTag("open", "Open", {"done": False}),)
+    metrics = (Metric("open_tasks", "Open tasks", "count", None, {"done": False}),)
     per_page = 25
     default_sort = "-id"

@@ -15,10 +15,16 @@ page's ``LIMIT``/``OFFSET`` as Django's compiler would, and applies the converte
 the compiler chose, so rows come back exactly as the query set would give them. A
 ``PreparedCount`` keeps the SQL Django runs for ``count()`` of a query set without
 parameters.
+
+On SQLite the statement runs on a cursor of the driver itself, its placeholders
+converted once, as Django's cursor would convert them on every call: Django's cursor
+wrapper costs more than the read. Django's cursor is used whenever something watches
+the queries (``DEBUG``, a test counting them, ``connection.execute_wrapper``).
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,6 +43,43 @@ class _Compiled:
     params: tuple[Any, ...]
     slots: tuple[tuple[int, str], ...]  # (position in params, parameter name)
     converters: tuple[Converter, ...]  # (column, converters, expression)
+    driver_sql: str | None  # the SQL for the driver's own cursor (SQLite)
+
+
+# SQLite's driver takes ``?`` where Django writes ``%s`` (``%%`` is a literal ``%``),
+# as Django's SQLite cursor converts them (``SQLiteCursorWrapper.convert_query``).
+_FORMAT_PLACEHOLDER = re.compile(r"(?<!%)%s")
+
+
+def _driver_sql(connection: Any, sql: str) -> str | None:
+    """``sql`` as the driver takes it, for running it on the driver's own cursor
+    (``None``: only through Django's cursor)."""
+    if connection.vendor != "sqlite":
+        return None
+    return _FORMAT_PLACEHOLDER.sub("?", sql).replace("%%", "%")
+
+
+def _fetch_all(
+    connection: Any, sql: str, driver_sql: str | None, params: Any
+) -> list[Any]:
+    """The rows of ``sql`` run with ``params``: on the driver's cursor when nothing
+    watches the queries, else on Django's (which logs and wraps them)."""
+    if driver_sql is None or connection.queries_logged or connection.execute_wrappers:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall())
+    # What Django's cursor() and execute() check before running a statement.
+    connection.close_if_health_check_failed()
+    if connection.connection is None:
+        connection.ensure_connection()
+    connection.validate_thread_sharing()
+    connection.validate_no_broken_transaction()
+    with connection.wrap_database_errors:
+        cursor = connection.connection.cursor()
+        try:
+            return list(cursor.execute(driver_sql, params).fetchall())
+        finally:
+            cursor.close()
 
 
 class PreparedQuery:
@@ -77,13 +120,13 @@ class PreparedQuery:
             params[position] = field.get_db_prep_value(
                 values[name], connection, prepared=False
             )
-        sql = compiled.sql
+        sql, driver_sql = compiled.sql, compiled.driver_sql
         if limit is not None:
             # What Django's compiler appends to the SQL of a sliced query set.
-            sql += " " + connection.ops.limit_offset_sql(offset, offset + limit)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = [list(row) for row in cursor.fetchall()]
+            paging = " " + connection.ops.limit_offset_sql(offset, offset + limit)
+            sql += paging
+            driver_sql = None if driver_sql is None else driver_sql + paging
+        rows = [list(row) for row in _fetch_all(connection, sql, driver_sql, params)]
         for row in rows:
             for column, converters, expression in compiled.converters:
                 for convert in converters:
@@ -125,7 +168,8 @@ class PreparedQuery:
             (column, tuple(found), expression)
             for column, (found, expression) in compiler.get_converters(columns).items()
         )
-        return _Compiled(sql, tuple(params), slots, converters)
+        driver_sql = _driver_sql(connection, sql)
+        return _Compiled(sql, tuple(params), slots, converters, driver_sql)
 
 
 def _stand_in(field: models.Field[Any, Any], number: int, connection: Any) -> Any:
@@ -147,7 +191,7 @@ class PreparedCount:
 
     def __init__(self, query_set: models.QuerySet[Any]) -> None:
         self._query_set = query_set
-        self._sql: dict[str, tuple[str, tuple[Any, ...]]] = {}
+        self._sql: dict[str, tuple[str, str | None, tuple[Any, ...]]] = {}
 
     def count(self) -> int:
         """How many rows the query set has."""
@@ -157,11 +201,9 @@ class PreparedCount:
         found = self._sql.get(alias)
         if found is None:
             return self._record(alias)
-        sql, params = found
-        with connections[alias].cursor() as cursor:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-        return int(row[0]) if row else 0
+        sql, driver_sql, params = found
+        rows = _fetch_all(connections[alias], sql, driver_sql, params)
+        return int(rows[0][0]) if rows else 0
 
     def _record(self, alias: str) -> int:
         """Count through Django, keeping the one statement it ran."""
@@ -176,7 +218,9 @@ class PreparedCount:
         with connections[alias].execute_wrapper(record):
             total = self._query_set.count()
         if len(statements) == 1:
-            self._sql[alias] = statements[0]
+            sql, params = statements[0]
+            driver_sql = _driver_sql(connections[alias], sql)
+            self._sql[alias] = (sql, driver_sql, params)
         return total
 
 

@@ -26,6 +26,8 @@ from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
 
+from .links import Links
+
 _CHUNK = 1000
 
 
@@ -41,6 +43,7 @@ class BulkMethods:
     _manager: models.Manager[Any]
     _table: str
     _rows: models.QuerySet[Any, dict[str, Any]]
+    links: Links
 
     if TYPE_CHECKING:
 
@@ -77,7 +80,9 @@ class BulkMethods:
             chunk = keys[start : start + size]
             rows = self._rows.filter(**{self._key + "__in": chunk})
             found = {row[self._key_name]: row for row in rows}
-            yield [found[k] for k in chunk if k in found]
+            records = [dict(found[k]) for k in chunk if k in found]
+            self.links.attach(records)
+            yield records
 
     def records_of(
         self, keys: Sequence[Any], actor: Actor
@@ -138,23 +143,29 @@ class BulkMethods:
 
     def _import_row(self, key: Any, values: dict[str, Any], actor: Actor) -> list[str]:
         if key is None:
-            values = self._prepare(actor.before_creating(values))
+            values, links = self.links.split(actor.before_creating(values))
+            values = self._prepare(values)
             self._check_relations(values, actor)
+            self.links.check(links, actor)
             self._check_unique(values, None)
             created = self._manager.create(**self._by_column(values))
+            self.links.write(created.pk, links)
             self._notify(actor, "after_created", created.pk)
             return []
         if actor.lifecycle.needs_record(UPDATE):
             current = self.fetch(key, actor)
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
+        values, links = self.links.split(values)
         values = self._prepare(values)
         self._check_relations(values, actor)
+        self.links.check(links, actor)
         self._check_unique(values, key)
         rows = self._manager.filter(*self.scope(actor), **{self._key: key})
         found = rows.update(**self._by_column(values)) if values else rows.exists()
         if not found:
             raise NotFound(f"{self.label} {key} not found.")
+        self.links.write(key, links)
         if values:
             self._notify(actor, "after_updated", key)
         return []

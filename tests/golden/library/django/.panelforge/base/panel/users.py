@@ -194,9 +194,15 @@ def _one_user(query: PreparedQuery, values: Mapping[str, Any], with_role: bool) 
     with its role: the query's last column, or ``admin`` while no role is declared.
     """
     model = get_user_model()
-    names = [field.attname for field in model._meta.concrete_fields]
+    names = _attnames(model)
     for row in query.rows(values):
         user = model.from_db(router.db_for_read(model), names, row[: len(names)])
         setattr(user, ROLE_ATTRIBUTE, row[len(names)] if with_role else ADMIN)
         return user
     return None
+
+
+@cache
+def _attnames(model: type[AbstractBaseUser]) -> list[str]:
+    """The columns of ``model``'s rows, in the order its queries select them."""
+    return [field.attname for field in model._meta.concrete_fields]

@@ -459,10 +459,11 @@ def _parse_filters(
     parsed: list[Filter] = []
     for (name, operator), text in filters.items():
         key = parameter(name, operator)
-        if name not in resource.filterable_fields:
+        link = resource.many_to_many_map.get(name)
+        if name not in resource.filterable_fields and link is None:
             errors[key] = [f"'{name}' is not a filterable field."]
             continue
-        field = resource.field_map[name]
+        field = resource.field_map[name] if link is None else link.item_field
         if operator != EQUALS and operator not in operators(field):
             errors[key] = [
                 f"The {key} parameter is not a filter of {field.label}: use "

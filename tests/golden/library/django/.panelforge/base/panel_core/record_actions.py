@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .abilities import PAGE_ABILITIES, SET_PREFIX, action_ability
-from .errors import InvalidInput, NotFound, PanelError
+from .errors import Conflict, InvalidInput, NotFound, PanelError
 from .fields import ID, Field
 from .routes import url_for
 
@@ -251,6 +251,35 @@ def input_class(cls: type[Any], action: Action) -> type[Any]:
         "fields": (ID(), *action.fields),
     }
     return type(f"{cls.__name__}_{action.name}", (Resource,), body)
+
+
+def run_on(
+    action: Action,
+    records: list[dict[str, Any]],
+    data: Mapping[str, Any],
+    actor: Any,
+    function: Callable[..., Any] | None,
+    update_one: Callable[[dict[str, Any], dict[str, Any]], object],
+) -> tuple[Any, int]:
+    """Run ``action`` on ``records``, read and locked by the store in its write
+    transaction: each is authorized first (a user-written ``can`` may refuse one),
+    then the user's function gets them all, or, for a ``bulk_update`` action, each
+    is updated with ``data`` through the store's ``update_one``. What the function
+    returned (a message, or ``None``) and how many records it ran on."""
+    for record in records:
+        actor.authorize_record(action.ability, record)
+    if function is None:
+        for record in records:
+            update_one(record, dict(data))
+        return None, len(records)
+    return actor.run_action(function, records, dict(data)), len(records)
+
+
+def conflict(action: Action) -> Conflict:
+    """The 409 of an action the database refused (a unique value, a reference)."""
+    return Conflict(
+        f"Nothing was changed: the {action.label.lower()} conflicts with existing data."
+    )
 
 
 def answer(action: Action, returned: Any, count: int) -> dict[str, Any]:

@@ -60,6 +60,21 @@ def api(user: AbstractBaseUser) -> Client:
     return client
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """pytest-django's test database, with the tables that existed before the panel
+    (``adopted:``): migrations never create them, so they are made from the models."""
+    from django.apps import apps
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        existing = set(connection.introspection.table_names())
+        with connection.schema_editor() as editor:
+            for model in apps.get_app_config("app").get_models():
+                if model._meta.db_table not in existing:
+                    editor.create_model(model)
+
+
 @pytest.fixture(scope="module")
 def gadget_db_table(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """The table of the tests' own resource (``tests.gadgets``), for a module."""

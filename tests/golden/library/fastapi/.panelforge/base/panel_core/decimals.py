@@ -89,9 +89,13 @@ def refuse_inexact(
 
 
 def json_default(value: Any) -> Any:
-    """orjson's hook for what it cannot write itself: Decimals, as text."""
+    """orjson's hook for what it cannot write itself: Decimals, as text; stored
+    files (:class:`panel_core.files.StoredFile`) as their ``panel_json``."""
     if isinstance(value, decimal.Decimal):
         return text(value)
+    as_json = getattr(value, "panel_json", None)
+    if as_json is not None:
+        return as_json()
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 

@@ -16,6 +16,8 @@ from typing import Any
 from . import decimals
 from . import fields as kernel
 from .choices import Picker, Related, option_text
+from .files import StoredFile, from_column
+from .inputs import link_keys
 from .resource import Resource
 
 # What each belongs-to input offers, by field name (``panel_core.choices``).
@@ -54,6 +56,8 @@ class Widget:
     # After a save refused because someone else changed the record meanwhile: what
     # the record holds now, where it differs from this input's value.
     theirs: str | None = None
+    # A file input's current file (the edit form shows a link and "Remove").
+    file: StoredFile | None = None
 
     @property
     def checked(self) -> bool:
@@ -91,11 +95,14 @@ def record_values(
     resource: type[Resource], record: Mapping[str, Any]
 ) -> dict[str, str]:
     """An existing record's values, for its edit form (never a password)."""
-    return {
+    values = {
         f.name: form_text(record.get(f.name))
         for f in resource.writable_fields
-        if not f.write_only
+        if not f.write_only and not isinstance(f, kernel.File)
     }
+    for link in resource.many_to_many:
+        values[link.name] = ", ".join(form_text(k) for k in record.get(link.name, ()))
+    return values
 
 
 def default_values(resource: type[Resource]) -> dict[str, str]:
@@ -115,6 +122,19 @@ def form_values(
     if values is not None:
         return values
     return record_values(resource, record) if record else default_values(resource)
+
+
+def submitted_values(
+    resource: type[Resource], pairs: Sequence[tuple[str, str]]
+) -> dict[str, str]:
+    """A submitted form's values by name (the form's own ``_`` fields aside); the
+    keys of a many-to-many field, sent once each, joined with commas."""
+    values = {name: value for name, value in pairs if not name.startswith("_")}
+    for name in resource.many_to_many_map:
+        if name in values:
+            keys = link_keys(value for key, value in pairs if key == name)
+            values[name] = ", ".join(keys)
+    return values
 
 
 def filter_values(params: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -146,7 +166,28 @@ def input_attrs(field_: kernel.Field) -> list[tuple[str, str]]:
         attrs.append(("step", decimals.text(decimals.quantum(field_.scale))))
     elif isinstance(field_, kernel.DateTime):
         attrs.append(("step", "1"))
+    elif isinstance(field_, kernel.File):
+        accept = field_.accept or (
+            ("image/*",) if isinstance(field_, kernel.Image) else ()
+        )
+        if accept:
+            attrs.append(("accept", ",".join(accept)))
     return attrs
+
+
+def with_files(
+    widgets: Sequence[Widget], resource: type[Resource], record: Mapping[str, Any]
+) -> list[Widget]:
+    """``widgets`` with each file input's current file (from ``record``)."""
+    files = {f.name for f in kernel.file_fields(resource.fields)}
+    return [
+        (
+            replace(widget, file=from_column(record.get(widget.name)))
+            if widget.name in files
+            else widget
+        )
+        for widget in widgets
+    ]
 
 
 def _options(
@@ -204,6 +245,40 @@ def form_widgets(
                 errors=list(errors.get(field_.name, ())),
                 description=field_.description,
                 **choice(field_, kind, value, related),
+            )
+        )
+    return widgets + link_widgets(resource, values, errors, options)
+
+
+def link_widgets(
+    resource: type[Resource],
+    values: Mapping[str, str],
+    errors: Mapping[str, Sequence[str]],
+    options: Options,
+) -> list[Widget]:
+    """The inputs of the many-to-many fields: a multiple select of every record
+    when they fit one (``choices.SELECT_LIMIT``), else a text input of keys beside a
+    "find…" link; either a search-as-you-type picker with ``static/panel/picker.js``."""
+    widgets = []
+    for link in resource.many_to_many:
+        related = options.get(link.name, _NOTHING)
+        value = values.get(link.name, "")
+        chosen = set(link_keys([value]))
+        kind = "keys" if related.picker is not None else "multiselect"
+        choices = [
+            Option(str(key), option_text(key, label), str(key) in chosen)
+            for key, label in related.options
+        ]
+        widgets.append(
+            Widget(
+                name=link.name,
+                label=link.label,
+                input=kind,
+                value=value,
+                options=choices,
+                errors=list(errors.get(link.name, ())),
+                description=link.description,
+                picker=related.picker or related.finder,
             )
         )
     return widgets

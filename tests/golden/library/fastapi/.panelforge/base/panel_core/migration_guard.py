@@ -279,3 +279,24 @@ def refuse_damage(
     findings = find_damage(run, checks, dialect)
     if findings:
         raise MigrationRefused(describe(findings, f"migration {migration}"))
+
+
+# "relation "artist" already exists" (PostgreSQL), "table artist already exists"
+# (SQLite), "Table 'artist' already exists" (MySQL/MariaDB).
+_EXISTING_TABLE = re.compile(
+    r"""(?:relation|table) ["'`]?([^"'`\s]+)["'`]? already exists""", re.IGNORECASE
+)
+
+
+def existing_table_hint(error: str) -> str:
+    """What to do when a migration creates a table the database already has (its
+    tables predate the panel): adopt them; ``""`` for any other error."""
+    found = _EXISTING_TABLE.search(error)
+    if found is None:
+        return ""
+    return (
+        f"\n  hint: the table {found.group(1)} exists already; to put the panel on "
+        "existing tables, mark their resources 'adopted:' in the manifest "
+        "('panelforge inspect' writes it) and regenerate: migrate then records them "
+        "without creating them"
+    )

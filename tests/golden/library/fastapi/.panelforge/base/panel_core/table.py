@@ -12,11 +12,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import fields as kernel
+from .files import from_column
 from .labels import value_text
-from .resource import Resource
+from .resource import ManyToMany, Resource
 from .urls import page_url
 
 _LONG_TEXT = 80
+# How many linked records a list cell names before "+N more".
+_FIRST_LINKS = 3
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,10 @@ class Cell:
     text: str
     href: str | None = None
     kind: str = "text"
+    # An image's thumbnail (lists) or, with ``href``, the image itself (detail).
+    thumb: str | None = None
+    # Several related records, each named and linked (a many-to-many field).
+    links: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,13 @@ def display(
         return Cell("—", kind="empty")
     if isinstance(field, kernel.Boolean):
         return Cell("Yes" if value else "No", kind="boolean")
+    if isinstance(field, kernel.File):
+        found = from_column(value)
+        if found is None:
+            return Cell("—", kind="empty")
+        if found.is_image:
+            return Cell(found.name, found.url, "image", found.url + "?thumb=1")
+        return Cell(found.name, href=found.url, kind="file")
     if isinstance(field, kernel.BelongsTo):
         label = (labels or {}).get(value, f"#{value}")
         return Cell(label, href=page_url(field.resource, "detail-page", value))
@@ -77,11 +91,37 @@ def display(
     return Cell(value_text(value))
 
 
+def display_links(
+    link: ManyToMany, keys: Sequence[Any], labels: Mapping[Any, str] | None = None
+) -> Cell:
+    """The records a many-to-many field links, each named and linked to its page."""
+    if not keys:
+        return Cell("—", kind="empty")
+    named = tuple(
+        (
+            (labels or {}).get(key, f"#{key}"),
+            page_url(link.resource, "detail-page", key),
+        )
+        for key in keys
+    )
+    return Cell(", ".join(name for name, _ in named), kind="links", links=named)
+
+
+def first_links(cell: Cell) -> Cell:
+    """``cell`` of linked records for the table: the first few, then how many more."""
+    if len(cell.links) <= _FIRST_LINKS:
+        return cell
+    shown = cell.links[:_FIRST_LINKS]
+    more = f" +{len(cell.links) - _FIRST_LINKS} more"
+    text = ", ".join(name for name, _ in shown) + more
+    return Cell(text, kind="links", links=(*shown, (more.strip(), "")))
+
+
 def shorten(cell: Cell) -> Cell:
     """``cell`` with long text cut for the table."""
     if len(cell.text) <= _LONG_TEXT:
         return cell
-    return Cell(cell.text[: _LONG_TEXT - 1] + "…", cell.href, cell.kind)
+    return Cell(cell.text[: _LONG_TEXT - 1] + "…", cell.href, cell.kind, cell.thumb)
 
 
 def table_fields(resource: type[Resource]) -> tuple[kernel.Field, ...]:
@@ -104,6 +144,7 @@ def columns(
         order = f"-{field.name}" if direction == "asc" else field.name
         url = page_url(resource.uri, "index-page", query=[*kept, ("sort", order)])
         found.append(Column(field.name, field.label, url, direction))
+    found += [Column(link.name, link.label) for link in resource.index_link_list]
     return found
 
 
@@ -119,6 +160,10 @@ def rows(
         cells = [
             shorten(display(f, record[f.name], labels.get(f.name)))
             for f in table_fields(resource)
+        ]
+        cells += [
+            first_links(display_links(link, record[link.name], labels.get(link.name)))
+            for link in resource.index_link_list
         ]
         found.append(
             Row(

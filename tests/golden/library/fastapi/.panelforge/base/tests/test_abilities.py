@@ -140,6 +140,8 @@ def _walk(app: FastAPI, key: int) -> list[tuple[str, str, str]]:
         "pageUri": "index-page",
         "handlerUri": "export",
         "actionUri": "archive",
+        "fieldName": "file",
+        "fileId": "0" * 32 + "-a.png",
     }
     walk = []
     for route in iter_route_contexts(app.routes):

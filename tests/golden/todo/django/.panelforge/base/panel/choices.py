@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from panel_core import fields as kernel
-from panel_core.choices import SELECT_LIMIT, Related, offer, wanted_key
+from panel_core.choices import SELECT_LIMIT, Related, offer, referred, wanted_key
 from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
@@ -53,6 +53,8 @@ def targets(panel: PanelResource) -> list[Target]:
     for field in type(panel.resource).readable_fields:
         if isinstance(field, kernel.BelongsTo):
             found.append(Target(field.name, registry().get(field.resource)))
+    for link in type(panel.resource).many_to_many:
+        found.append(Target(link.name, registry().get(link.resource)))
     return found
 
 
@@ -63,7 +65,7 @@ def load_labels(
     rows = list(records)
     labels: Labels = {}
     for target in found:
-        keys = {r[target.field] for r in rows if r.get(target.field) is not None}
+        keys = referred(rows, target.field)
         lookup = {f"{target.panel.resource.key_name()}__in": keys}
         pairs = target.rows(acting).filter(**lookup) if keys else []
         labels[target.field] = {row[0]: target.label(row) for row in pairs}

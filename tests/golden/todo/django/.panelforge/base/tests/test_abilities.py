@@ -128,6 +128,8 @@ def _walk() -> list[tuple[str, str, str]]:
         "pageUri": "index-page",
         "handlerUri": "export",
         "actionUri": "archive",
+        "fieldName": "file",
+        "fileId": "0" * 32 + "-a.png",
     }
     walk = []
     for route in ROUTES.values():

@@ -13,7 +13,9 @@ from app.core.db import create_db_engine, loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router
+from app.panel.dashboard import router as dashboard_router
 from app.panel.errors import install_error_handlers
+from app.panel.files import router as files_router
 from app.panel.login import router as login_router
 from app.panel.not_migrated import install_migration_errors, warn_if_not_migrated
 from app.panel.pages import install_page_errors
@@ -32,6 +34,7 @@ from panel_core.abilities import RoleTable
 from panel_core.current import Site
 from panel_core.pages import Page
 from panel_core.resource import Resource
+from panel_core.storage import storage_from
 
 
 @asynccontextmanager
@@ -67,6 +70,7 @@ def create_app(
     configure_auth(app, settings)
     app.state.engine = create_db_engine(settings.database_url)
     app.state.reader = loop_reader(app.state.engine)
+    app.state.storage = storage_from(settings.storage_url, settings.media_root)
     app.state.registry = Registry(
         resources,
         max_per_page=settings.max_per_page,
@@ -79,7 +83,9 @@ def create_app(
     app.include_router(record_actions_router, prefix=prefix)
     app.include_router(actions_router, prefix=prefix)
     app.include_router(login_router, prefix=prefix)
+    app.include_router(dashboard_router, prefix=prefix)
     app.include_router(trash_router, prefix=prefix)
+    app.include_router(files_router, prefix=prefix)
     install_docs(app, settings)
     # Last: "/resource/{resourceUri}/{pageUri}" would also match the routes above.
     app.include_router(pages_router, prefix=prefix)

@@ -113,6 +113,7 @@ class UnguardedRoute(LookupError):
 _BY_ROUTE = {
     "crud.index": VIEW_ANY,
     "crud.show": VIEW,
+    "crud.file": VIEW,
     "crud.store": CREATE,
     "crud.update": UPDATE,
     "crud.destroy": DELETE,

@@ -258,6 +258,11 @@ def _filter_parameters(ctx: ResourceContext) -> list[Doc]:
             else:
                 typed = {"type": "string", "minLength": 1}
                 found.append(_query(parameter(name, operator), text, typed))
+    for link in ctx.resource.many_to_many:
+        schema = schemas.value_schema(link.item_field, v30=ctx.v30, constrained=False)
+        text = f"Only records linked to this record of {link.label} (422 if it "
+        text += "cannot be a key)."
+        found.append(_query(parameter(link.name), text, schema))
     return found
 
 

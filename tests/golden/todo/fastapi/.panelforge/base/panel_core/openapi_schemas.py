@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import decimals
-from .fields import Decimal, Field, Select, _StringField, json_type
+from .fields import Decimal, Field, File, Select, _StringField, json_type
+from .openapi_files import file_value_schema, file_write_schema
 from .query import INT64_MAX, INT64_MIN
 from .resource import Resource
 from .unique import listed_labels, taken_message
@@ -112,7 +113,10 @@ def _has_json_default(field: Field) -> bool:
 
 def property_schema(field: Field, *, v30: bool, with_default: bool = False) -> Schema:
     """A field as an object property: value schema, default, title and description."""
-    schema = value_schema(field, v30=v30, null=field.accepts_null)
+    if isinstance(field, File):
+        schema = file_value_schema(field, v30=v30, null=field.accepts_null)
+    else:
+        schema = value_schema(field, v30=v30, null=field.accepts_null)
     if with_default and _has_json_default(field):
         schema["default"] = _json_value(field.default)
     schema["title"] = field.label
@@ -144,6 +148,7 @@ def record_schema(
         properties[f.name] = property_schema(f, v30=v30)
         if f.name in read_only:
             properties[f.name]["readOnly"] = True
+    properties.update(links_schemas(resource, v30=v30, write=False))
     required = list(properties)
     properties.update(children_schemas(resource, keys or {}, v30=v30))
     return {"type": "object", "required": required, "properties": properties}
@@ -178,6 +183,30 @@ def children_schemas(
     return found
 
 
+def links_schemas(
+    resource: type[Resource], *, v30: bool, write: bool
+) -> dict[str, Schema]:
+    """Each many-to-many field: the linked records' keys, in key order; written
+    as a whole (the list replaces the links; a key given twice counts once)."""
+    found: dict[str, Schema] = {}
+    for link in resource.many_to_many:
+        described = [link.description] if link.description else []
+        if write:
+            described.append(
+                "Replaces the links: the keys of the records to link, each once "
+                "(a key given twice counts once); a key of no live record is 422."
+            )
+        else:
+            described.append("The keys of the linked records, in key order.")
+        found[link.name] = {
+            "type": "array",
+            "items": value_schema(link.item_field, v30=v30, null=False),
+            "title": link.label,
+            "description": " ".join(described),
+        }
+    return found
+
+
 def _not_blank(field: Field, schema: Schema) -> Schema:
     """A required text field's schema says it cannot be empty: blank (spaces only,
     once trimmed) is refused as "required"."""
@@ -200,9 +229,14 @@ def write_schema(resource: type[Resource], *, v30: bool, create: bool) -> Schema
     if create and required:
         schema["required"] = required
     schema["properties"] = {
-        f.name: _not_blank(f, property_schema(f, v30=v30, with_default=create))
+        f.name: (
+            file_write_schema(f, v30=v30)
+            if isinstance(f, File)
+            else _not_blank(f, property_schema(f, v30=v30, with_default=create))
+        )
         for f in fields
     }
+    schema["properties"].update(links_schemas(resource, v30=v30, write=True))
     schema["additionalProperties"] = False
     return schema
 

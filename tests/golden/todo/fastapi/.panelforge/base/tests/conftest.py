@@ -27,6 +27,7 @@ from sqlalchemy import Engine
 
 from app.core import passwords
 from app.core.config import JWT_PANEL, SESSION_PANEL, Settings
+from app.core.db import create_db_engine
 from app.core.migrations import downgrade, upgrade
 from app.core.models import Base
 from app.core.users import User, create_user
@@ -82,8 +83,10 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not url:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
     upgrade(url)
+    adopted = _create_adopted_tables(url)
     yield url
     downgrade(url)
+    _drop_tables(url, adopted)
 
 
 @pytest.fixture
@@ -153,6 +156,27 @@ def seven_gadgets(app: FastAPI, user: User) -> Iterator[ListClient]:
         with TestClient(application, headers={"Accept": "application/json"}) as test:
             authorize(test, user.email, PASSWORD)
             yield ListClient(test, application.state.engine.dialect.name)
+
+
+def _create_adopted_tables(url: str) -> list[sa.Table]:
+    """Tables that existed before the panel (``adopted:``): migrations never create
+    them, so an empty test database gets them from the models."""
+    engine = create_db_engine(url)
+    try:
+        existing = set(sa.inspect(engine).get_table_names())
+        missing = [t for t in Base.metadata.sorted_tables if t.name not in existing]
+        Base.metadata.create_all(engine, tables=missing)
+        return missing
+    finally:
+        engine.dispose()
+
+
+def _drop_tables(url: str, tables: list[sa.Table]) -> None:
+    engine = create_db_engine(url)
+    try:
+        Base.metadata.drop_all(engine, tables=tables)
+    finally:
+        engine.dispose()
 
 
 def _empty(engine: Engine) -> None:

@@ -86,6 +86,13 @@ class Settings(BaseSettings):
     trim_strings: bool = True
     # CSV imports (…/handler/import) larger than this are refused with 413.
     max_import_size: int = 10 * 1024 * 1024
+    # File and image fields. MAX_UPLOAD_SIZE: a multipart create or update larger
+    # than this is refused with 413 as it streams in (each field's maxBytes too).
+    # STORAGE_URL: empty keeps files in the MEDIA_ROOT folder; s3://bucket/prefix
+    # (?endpoint_url=… for an S3-compatible server) in a bucket. See the README.
+    max_upload_size: int = 32 * 1024 * 1024
+    media_root: str = str(PROJECT_DIR / "media")
+    storage_url: str = ""
     # REQUIRE_IF_MATCH=1: changing or deleting a record through the API needs the
     # If-Match header holding its ETag (else 428), so that no client can overwrite a
     # change it has not seen. The edit form always sends the version it loaded.

@@ -37,16 +37,16 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    case,
     cast,
     delete,
     func,
     insert,
     literal,
-    not_,
+    null,
     or_,
     select,
     text,
-    tuple_,
     update,
 )
 from sqlalchemy.exc import DataError, IntegrityError
@@ -60,6 +60,7 @@ from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletabl
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
+from panel_core.metrics import metric_query
 from panel_core.mysql import values_that_fit
 from panel_core.query import (
     ESTIMATE,
@@ -76,6 +77,7 @@ from panel_core.versions import Expected
 
 from .errors import Conflict, InvalidInput, NotFound
 from .hooks import writing
+from .links import Links
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
 from .store_rules import Tables
@@ -111,21 +113,18 @@ class Store(BulkMethods, ActionMethods):
         self.label = label
         self._resource = resource
         self._relations = tuple(relations)
+        self.links = Links(resource, table.metadata)
         self._targets: Mapping[str, Any] = {}
         self._rules: DeleteRules | None = None
         self._uri = resource.uri
         self._soft = resource.soft_delete
         self._model = resource.model
-        self._parts = tuple(table.c[name] for name in resource.key_parts)
-        # A composite key compares as a row value, (a, b) = (?, ?).
-        self._key = (
-            tuple_(*self._parts) if self._parts else table.c[resource.key_name()]
-        )
         self._table = table
+        self._key = table.c[resource.key_name()]
         self._names = tuple(f.name for f in resource.readable_fields)
         columns = [table.c[name] for name in self._names]
         self._select = select(*columns)
-        self._select_one = self._select.where(self._one())
+        self._select_one = self._select.where(self._key == bindparam("key"))
         self._select_locked = self._select_one.with_for_update()
         self._count = select(func.count()).select_from(table)
         self._ones = select(literal(1)).select_from(table)
@@ -133,7 +132,7 @@ class Store(BulkMethods, ActionMethods):
         self._update = update(table).returning(*columns)
         self._plain_insert = insert(table)
         self._plain_update = update(table)
-        one = self._one()
+        one = self._key == bindparam("key")
         many = self._key.in_(bindparam("keys", expanding=True))
         if resource.soft_delete:
             deleted_at = table.c.deleted_at
@@ -150,7 +149,7 @@ class Store(BulkMethods, ActionMethods):
         self._force_delete = delete(table).where(one)
         self._read_one = self._select_one.where(*self._live)
         self._filters = {name: table.c[name] for name in resource.filterable_fields}
-        ordered = {resource.key_name(), *resource.key_parts, *resource.sortable_fields}
+        ordered = {resource.key_name(), *resource.sortable_fields}
         self._columns = {name: table.c[name] for name in ordered}
         self._orders = {
             name: ([column.asc()], [column.desc()])
@@ -158,8 +157,7 @@ class Store(BulkMethods, ActionMethods):
         }
         self._orders.update(_orders_by_name(table, relations, self._columns))
         self._table_name = f'"{table.name}"'
-        integer = kernel.json_type(resource.key_field) == "integer"
-        self._integer_key = integer and not self._parts
+        self._integer_key = kernel.json_type(resource.key_field) == "integer"
         self._search = tuple(_searchable(table, resource, n) for n in resource.search)
         self._tags = {
             tag.uri: tuple(
@@ -169,9 +167,9 @@ class Store(BulkMethods, ActionMethods):
             for tag in resource.query_tags
         }
         self._uniques = tuple(
-            _Unique(f.name, f.label, _taken(table, f.name), not_(self._one()))
+            _Unique(f.name, f.label, _taken(table, f.name), self._key)
             for f in resource.fields
-            if (f.unique or f.client_key) and not f.key_part
+            if f.unique or f.client_key
         )
         self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
@@ -211,7 +209,9 @@ class Store(BulkMethods, ActionMethods):
             if query.offset:
                 statement = statement.offset(query.offset)
             rows = connection.execute(statement).all()
-        return [dict(zip(self._names, row, strict=True)) for row in rows], total
+            records = [dict(zip(self._names, row, strict=True)) for row in rows]
+            self.links.attach(connection, records)
+        return records, total
 
     def _estimate(
         self, connection: Connection, conditions: list[ColumnElement[bool]]
@@ -238,11 +238,31 @@ class Store(BulkMethods, ActionMethods):
             estimate = None
         return max(int(found), int(estimate or 0))
 
+    def metric_totals(self, engine: Engine, actor: Actor) -> list[tuple[Any, int]]:
+        """Each metric's ``(sum, count)`` within ``actor``'s scope, all in one query
+        (``panel_core.metrics``)."""
+        metrics = self._resource.metrics
+        if not metrics:
+            return []
+        terms: list[ColumnElement[Any]] = []
+        for metric in metrics:
+            conditions = self._conditions(metric_query(self._resource, metric))
+            column = self._table.c[metric.field] if metric.field else literal(1)
+            if conditions:
+                column = case((and_(*conditions), column))
+            total = func.sum(column) if metric.field else null()
+            terms += [total, func.count(column)]
+        statement = select(*terms).select_from(self._table).where(*self.scope(actor))
+        with transaction(engine) as connection:
+            row = connection.execute(statement).one()
+        return [(row[i], int(row[i + 1])) for i in range(0, len(terms), 2)]
+
     def link_targets(self, panels: Mapping[str, Any], rules: DeleteRules) -> None:
         """The registered resources by URI key, whose scopes bound the relations,
         and the delete rules between them."""
         self._targets = panels
         self._rules = rules
+        self.links.link_targets(panels)
 
     @property
     def key_column(self) -> Any:
@@ -261,7 +281,7 @@ class Store(BulkMethods, ActionMethods):
         """A refused delete's subject: the record by its label, read if refused."""
 
         def read() -> Record | None:
-            row = connection.execute(self._select_one, self._bound(key)).first()
+            row = connection.execute(self._select_one, {"key": key}).first()
             return None if row is None else dict(zip(self._names, row, strict=True))
 
         return undeletable(self.label, self._resource, key, read)
@@ -290,8 +310,8 @@ class Store(BulkMethods, ActionMethods):
         if self._soft or self._rules is None or not self._referred():
             return None
         with transaction(engine) as connection:
-            found = self._keys().where(self._key.in_(keys), *self.scope(actor))
-            reached = set(self._read_keys(connection, found))
+            found = select(self._key).where(self._key.in_(keys), *self.scope(actor))
+            reached = set(connection.execute(found).scalars())
             keys = [key for key in dict.fromkeys(keys) if key in reached]
             return self._rules.plan(self._uri, keys, self._tables(connection))
 
@@ -309,8 +329,7 @@ class Store(BulkMethods, ActionMethods):
         if actor is None or not actor.lifecycle.scoped:
             return list(state)
         reachable = actor.scope(select(self._model))
-        keys = reachable.with_only_columns(*(self._parts or (self._key,)))
-        return [*state, self._key.in_(keys)]
+        return [*state, self._key.in_(reachable.with_only_columns(self._key))]
 
     def fetch(self, engine: Engine, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""
@@ -319,7 +338,7 @@ class Store(BulkMethods, ActionMethods):
 
     def read(self, reader: LoopReader, key: Any) -> Record:
         """``fetch`` on the event loop, through an SQLite ``LoopReader`` (no scope)."""
-        row = reader.first(self._read_one, self._bound(key))
+        row = reader.first(self._read_one, {"key": key})
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
@@ -330,10 +349,9 @@ class Store(BulkMethods, ActionMethods):
         """The keys of the records whose field ``name`` is ``value``, in key order
         (within ``actor``'s scope): the children a has-many field lists."""
         found = self._filters[name] == value
-        statement = self._keys().where(found, *self.scope(actor))
+        statement = select(self._key).where(found, *self.scope(actor))
         with transaction(engine) as connection:
-            ordered = statement.order_by(*(self._parts or (self._key,)))
-            return self._read_keys(connection, ordered)
+            return list(connection.execute(statement.order_by(self._key)).scalars())
 
     def _fetch_in(
         self,
@@ -347,33 +365,12 @@ class Store(BulkMethods, ActionMethods):
         statement = self._select_locked if locked else self._select_one
         if scope:
             statement = statement.where(*scope)
-        row = connection.execute(statement, self._bound(key)).first()
+        row = connection.execute(statement, {"key": key}).first()
         if row is None:
             raise self._not_found(key)
-        return dict(zip(self._names, row, strict=True))
-
-    def _one(self) -> ColumnElement[bool]:
-        """The key equal to the ``key`` parameter (``key_0``, ``key_1``… by part)."""
-        if not self._parts:
-            return self._key == bindparam("key")
-        return and_(*(c == bindparam(f"key_{i}") for i, c in enumerate(self._parts)))
-
-    def _bound(self, key: Any) -> dict[str, Any]:
-        """The parameters of ``_one`` for ``key``."""
-        if not self._parts:
-            return {"key": key}
-        return {f"key_{i}": part for i, part in enumerate(key)}
-
-    def _keys(self) -> Select[Any]:
-        """A select of the key's columns."""
-        return select(*(self._parts or (self._key,)))
-
-    def _read_keys(self, connection: Connection, statement: Select[Any]) -> list[Any]:
-        """The keys ``statement`` (from ``_keys``) finds: composite ones as such."""
-        if not self._parts:
-            return list(connection.execute(statement).scalars())
-        rows = connection.execute(statement)
-        return [self._resource.key_of(row._mapping) for row in rows]
+        record = dict(zip(self._names, row, strict=True))
+        self.links.attach(connection, [record])
+        return record
 
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
@@ -383,11 +380,14 @@ class Store(BulkMethods, ActionMethods):
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
-                values = self._prepare(actor.before_creating(dict(values)))
+                values, links = self.links.split(actor.before_creating(dict(values)))
+                values = self._prepare(values)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, None)
                 record = self._returned(self._insert_row(connection, values))
+                self._link(connection, record, links)
                 actor.notify("after_created", record)
         except IntegrityError:
             raise self._refused(engine, values, None) from None
@@ -415,16 +415,22 @@ class Store(BulkMethods, ActionMethods):
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
+                values, links = self.links.split(values)
                 values = self._prepare(values)
-                if not values:
+                if not values and not links:
                     return self._fetch_in(connection, key, actor)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
+                self.links.check(connection, links, actor)
                 self._check_unique(connection, values, key)
-                row = self._update_row(connection, key, values, actor)
-                if row is None:
-                    raise self._not_found(key)
-                record = self._returned(row)
+                if values:
+                    row = self._update_row(connection, key, values, actor)
+                    if row is None:
+                        raise self._not_found(key)
+                    record = self._returned(row)
+                else:
+                    record = self._fetch_in(connection, key, actor)
+                self._link(connection, record, links)
                 actor.notify("after_updated", record)
         except IntegrityError:
             raise self._refused(engine, values, key) from None
@@ -446,9 +452,7 @@ class Store(BulkMethods, ActionMethods):
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._delete.where(*self.scope(actor))
-                found = connection.execute(
-                    statement, {**self._bound(key), "now": _now()}
-                )
+                found = connection.execute(statement, {"key": key, "now": _now()})
                 if not found.rowcount:
                     raise self._not_found(key)
                 if record is not None:
@@ -467,8 +471,8 @@ class Store(BulkMethods, ActionMethods):
                 ruled = self._referred() and not self._soft
                 if actor.lifecycle.scoped or hooked or ruled:
                     scope = self.scope(actor)
-                    found = self._keys().where(self._key.in_(keys), *scope)
-                    keys = self._read_keys(connection, found)
+                    found = select(self._key).where(self._key.in_(keys), *scope)
+                    keys = list(connection.execute(found).scalars())
                 if ruled:
                     self._enforce(connection, keys, "Nothing was deleted", many=True)
                 deleted = connection.execute(
@@ -485,7 +489,7 @@ class Store(BulkMethods, ActionMethods):
         """Take the record with ``key`` out of the trash; the record, live again."""
         with transaction(engine, writes=True) as connection:
             statement = self._restore.where(*self.scope(actor, trashed=True))
-            if not connection.execute(statement, self._bound(key)).rowcount:
+            if not connection.execute(statement, {"key": key}).rowcount:
                 raise self._not_found(key)
             return self._fetch_in(connection, key, actor)
 
@@ -495,13 +499,13 @@ class Store(BulkMethods, ActionMethods):
             with transaction(engine, writes=True) as connection:
                 trashed = self.scope(actor, trashed=True)
                 if self._referred():
-                    found = self._keys().where(self._key == key, *trashed)
+                    found = select(self._key).where(self._key == key, *trashed)
                     if connection.execute(found).first() is None:
                         raise self._not_found(key)
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._force_delete.where(*trashed)
-                if not connection.execute(statement, self._bound(key)).rowcount:
+                if not connection.execute(statement, {"key": key}).rowcount:
                     raise self._not_found(key)
         except IntegrityError:
             raise Conflict(
@@ -529,12 +533,8 @@ class Store(BulkMethods, ActionMethods):
         if returns_rows(connection):
             return connection.execute(self._insert, values).one()
         result = connection.execute(self._plain_insert, values)
-        key = (
-            self._resource.key_of(values)
-            if self._parts
-            else result.inserted_primary_key[0]
-        )
-        return connection.execute(self._select_one, self._bound(key)).one()
+        key = result.inserted_primary_key[0]
+        return connection.execute(self._select_one, {"key": key}).one()
 
     def _update_row(
         self, connection: Connection, key: Any, values: Mapping[str, Any], actor: Actor
@@ -548,7 +548,15 @@ class Store(BulkMethods, ActionMethods):
         statement = self._plain_update.where(*where).values(values)
         if not connection.execute(statement).rowcount:
             return None
-        return connection.execute(self._select_one, self._bound(key)).first()
+        return connection.execute(self._select_one, {"key": key}).first()
+
+    def _link(
+        self, connection: Connection, record: Record, links: Mapping[str, Any]
+    ) -> None:
+        """Replace the record's links with those given, then read them all back."""
+        if self.links:
+            self.links.write(connection, record[self._resource.key_name()], links)
+            self.links.attach(connection, [record])
 
     def _returned(self, row: Row[Any]) -> Record:
         record = dict(zip(self._names, row, strict=True))
@@ -571,6 +579,9 @@ class Store(BulkMethods, ActionMethods):
 
     def _filtered(self, found: Filter) -> ColumnElement[bool]:
         """The condition of one filter: equal, within a bound, or matching text."""
+        linked = self.links.condition(found.name, found.value, self._key)
+        if linked is not None:
+            return linked
         column = self._filters[found.name]
         if found.operator == FROM:
             return column >= found.value
@@ -652,7 +663,7 @@ class Store(BulkMethods, ActionMethods):
                 found = connection.execute(unique.taken, {"value": value})
             else:
                 found = connection.execute(
-                    unique.taken_by_other, {"value": value, **self._bound(key)}
+                    unique.taken_by_other, {"value": value, "key": key}
                 )
             if found.first() is not None:
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
@@ -669,7 +680,7 @@ class Store(BulkMethods, ActionMethods):
         def read(names: Sequence[str]) -> dict[str, Any]:
             if key is None:
                 return {}
-            columns = [self._table.c[name] for name in names]
+            columns = [self._key.table.c[name] for name in names]
             row = connection.execute(select(*columns).where(self._key == key)).first()
             return {} if row is None else dict(zip(names, row, strict=True))
 
@@ -679,7 +690,7 @@ class Store(BulkMethods, ActionMethods):
         self, connection: Connection, values: Mapping[str, Any], key: Any
     ) -> bool:
         """Whether a record other than ``key`` holds all of ``values``."""
-        table = self._table
+        table = self._key.table
         statement = select(literal(1)).select_from(table)
         statement = statement.where(*(table.c[n] == v for n, v in values.items()))
         if key is not None:
@@ -717,12 +728,12 @@ class _Unique:
     field: str
     label: str
     taken: Select[Any]
-    other: ColumnElement[bool]  # not the record of the ``key`` parameters
+    key: ColumnElement[Any]
 
     @property
     def taken_by_other(self) -> Select[Any]:
         """``taken`` among the records other than ``:key``."""
-        return self.taken.where(self.other)
+        return self.taken.where(self.key != bindparam("key"))
 
 
 def _orders_by_name(

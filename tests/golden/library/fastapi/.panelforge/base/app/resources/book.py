@@ -21,7 +21,7 @@ from panel_core.fields import (
     Text,
     Textarea,
 )
-from panel_core.resource import QueryTag, Resource
+from panel_core.resource import Metric, QueryTag, Resource
 
 
 class Book(Base):
@@ -76,5 +76,14 @@ class BookResource(Resource):
         QueryTag("science", "Science", {"genre": "science"}),
     )
     methods = ("publish",)
+    metrics = (
+        Metric(
+            "available_value",
+            "Value of available books",
+            "sum",
+            "price",
+            {"available": True},
+        ),
+    )
     per_page = 25
     default_sort = "-id"

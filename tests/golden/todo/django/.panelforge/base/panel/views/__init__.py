@@ -10,13 +10,15 @@ from collections.abc import Callable
 
 from django.http import HttpResponse
 
-from . import auth, crud, handlers, methods, pages, record_actions, trash
+from .. import files
+from . import auth, crud, dashboard, handlers, methods, pages, record_actions, trash
 
 _collection = crud.CollectionView.as_view()
 _item = crud.ItemView.as_view()
 
 VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "index": pages.home,
+    "dashboard": dashboard.dashboard,
     "login": auth.login_page,
     "authenticate": auth.authenticate,
     "logout": auth.logout,
@@ -30,6 +32,7 @@ VIEWS: dict[str, Callable[..., HttpResponse]] = {
     "crud.trash": trash.trash,
     "crud.restore": trash.restore,
     "crud.forceDelete": trash.force_delete,
+    "crud.file": files.file,
     "handler": handlers.handler,
     "resource.page": pages.resource_page,
     "page": pages.page,

@@ -9,18 +9,17 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.children import prefilled_values
+from panel_core.dashboard import dashboard_context
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
-from panel_core.resource_pages import viewable
-from panel_core.urls import page_url
 
 from ..accept import wants_page_json
-from ..acting import panel_user
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
 from ..resource_pages import detail_page, form_page, index_page
 from ..site import site
 from ..templating import render
+from .dashboard import dashboard_summaries
 
 
 def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
@@ -31,10 +30,9 @@ def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The panel's home: every resource."""
-    shown = viewable(registry(), panel_user(request))
-    resources = [(p.resource, page_url(p.uri, "index-page")) for p in shown]
-    return render(request, "panel/home.html", {"resources": resources})
+    """The panel's home, the dashboard: each resource the user may list."""
+    context = dashboard_context(dashboard_summaries(request))
+    return render(request, "panel/home.html", context)
 
 
 def resource_page(

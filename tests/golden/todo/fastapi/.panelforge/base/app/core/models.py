@@ -5,12 +5,21 @@ from __future__ import annotations
 import decimal
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, Numeric
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Dialect,
+    Integer,
+    MetaData,
+    Numeric,
+    Text,
+)
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from panel_core.decimals import to_decimal
+from panel_core.files import from_column, to_column
 
 # Integer keys are 64-bit; on SQLite only an INTEGER PRIMARY KEY is allocated by the
 # database (ROWID), so there they are declared INTEGER, which SQLite stores in 64 bits.
@@ -41,6 +50,28 @@ class ExactDecimal(TypeDecorator[decimal.Decimal]):
         if value is None:
             return None
         return to_decimal(value, self.impl_instance.scale or 0)
+
+
+class StoredFileText(TypeDecorator[Any]):
+    """A file or image field's column: JSON text of the stored file, read as a
+    ``panel_core.files.StoredFile`` (LONGTEXT on MySQL and MariaDB)."""
+
+    impl = Text
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        """TEXT; LONGTEXT on MySQL and MariaDB, as the migrations create it."""
+        if dialect.name in ("mysql", "mariadb"):
+            return dialect.type_descriptor(Text(2**32 - 1))
+        return dialect.type_descriptor(Text())
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        """A stored file as its JSON text."""
+        return to_column(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        """The JSON text as a stored file."""
+        return from_column(value)
 
 
 @compiles(DateTime, "mysql")

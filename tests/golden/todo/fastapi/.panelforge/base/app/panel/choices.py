@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Table, select
 
 from panel_core import fields as kernel
-from panel_core.choices import SELECT_LIMIT, Related, offer, wanted_key
+from panel_core.choices import SELECT_LIMIT, Related, offer, referred, wanted_key
 from panel_core.labels import record_label
 from panel_core.lifecycle import Actor
 
@@ -48,6 +48,12 @@ def targets(registry: Registry, panel: PanelResource) -> list[Target]:
             shown = tuple(table.c[name] for name in target.resource.display_fields)
             key = table.c[target.resource.key_name()]
             found.append(Target(field.name, target, key, shown))
+    for link in panel.resource.many_to_many:
+        target = registry.get(link.resource)
+        table = target.resource.model.__table__
+        shown = tuple(table.c[name] for name in target.resource.display_fields)
+        key = table.c[target.resource.key_name()]
+        found.append(Target(link.name, target, key, shown))
     return found
 
 
@@ -64,7 +70,7 @@ def load_labels(
     rows = list(records)
     labels: Labels = {}
     for target in found:
-        keys = {r[target.field] for r in rows if r.get(target.field) is not None}
+        keys = referred(rows, target.field)
         reach = target.panel.store.scope(actors.get(target.field))
         statement = select(target.key, *target.shown).where(
             target.key.in_(keys), *reach

@@ -1,7 +1,8 @@
 """HTML form submissions: read once within the size limit, and ``_method`` applied.
 
 Browsers only send GET and POST, so a POST form names the method it stands for in a
-``_method`` field (PUT, PATCH or DELETE), as Laravel's forms do. This middleware reads
+``_method`` field (PUT, PATCH or DELETE), as Laravel's forms do (a multipart form,
+whose body is not read here, in its query string: ``?_method=PUT``). This middleware reads
 urlencoded bodies of state-changing requests before routing (the route depends on the
 method), keeps their fields in the scope for the CSRF check and the redirect target,
 and hands the same bytes on to the route.
@@ -15,6 +16,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
+from panel_core.uploads import is_multipart
 
 from .errorpages import error_response
 from .errors import PayloadTooLarge
@@ -46,6 +48,7 @@ class FormMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not _is_form(scope):
+            _multipart_override(scope)
             await self.app(scope, receive, send)
             return
         try:
@@ -59,6 +62,19 @@ class FormMiddleware:
         if scope["method"] == "POST" and override in _OVERRIDES:
             scope["method"] = override
         await self.app(scope, replayed(body, receive), send)
+
+
+def _multipart_override(scope: Scope) -> None:
+    """A multipart form (a record's files) names its method in the query string,
+    ``?_method=PUT``: its body streams to the route unread."""
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return
+    if not is_multipart(dict(scope["headers"]).get(b"content-type", b"").decode()):
+        return
+    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
+    override = next((v.upper() for k, v in query if k == "_method"), "")
+    if override in _OVERRIDES:
+        scope["method"] = override
 
 
 def _is_form(scope: Scope) -> bool:

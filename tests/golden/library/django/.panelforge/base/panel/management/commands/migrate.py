@@ -26,7 +26,7 @@ from django.db import DatabaseError, connections
 from panel.mysql.progress import Progress, database_charset_problem
 from panel.not_migrated import MIGRATE_COMMAND, pending_migrations
 from panel.unavailable import database_problem
-from panel_core.migration_guard import MigrationRefused
+from panel_core.migration_guard import MigrationRefused, existing_table_hint
 from panel_core.mysql import resume_hint
 from panel_core.unavailable import unreachable
 
@@ -62,7 +62,8 @@ class Command(DjangoMigrate):
         except MigrationRefused as exc:
             self._fail(exc.message)
         except DatabaseError as exc:
-            self._fail(f"migration failed: {exc}{self._resume_hint()}")
+            hint = existing_table_hint(str(exc)) + self._resume_hint()
+            self._fail(f"migration failed: {exc}{hint}")
 
     def migration_progress_callback(
         self, action: str, migration: Any = None, fake: bool = False
