@@ -45,7 +45,7 @@ from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
 from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
-from .query import INT64_MAX, INT64_MIN, parse_key, parse_value, to_utc
+from .query import INT64_MAX, INT64_MIN, parse_key, to_utc
 from .resource import ManyToMany, Resource
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).

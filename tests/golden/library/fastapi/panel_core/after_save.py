@@ -28,7 +28,7 @@ def after_save(
     created: bool,
 ) -> tuple[str, str]:
     """The page to go to and the message to show there."""
-    key = record[panel.resource.key_name()]
+    key = panel.resource.key_of(record)
     name = record_label(type(panel.resource), key, record)
     message = f"{panel.store.label} “{name}” {'created' if created else 'saved'}."
     if choice == CONTINUE:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .composite_keys import CompositeKey
 from .fields import BelongsTo, Field, humanize
 from .hooks import ResourceHooks
 from .labels import DisplayError, Part, default_display, display_fields, parse_display
@@ -134,11 +135,15 @@ class Resource(ResourceHooks, Navigation):
     # and the fields a built-in ``set_<field>`` action sets on them.
     actions: ClassVar[tuple[Action, ...]] = ()
     bulk_update: ClassVar[tuple[str, ...]] = ()
+    # A composite key: the fields (``key_part=True``) that name a record together,
+    # in their order in its URL (``panel_core.composite_keys``); () for one key field.
+    key_parts: ClassVar[tuple[str, ...]] = ()
     # The dashboard's value cards of this resource (``Metric``).
     metrics: ClassVar[tuple[Metric, ...]] = ()
 
     # Derived in __init_subclass__; read-only views of the declaration.
-    key_field: ClassVar[Field]
+    key_field: ClassVar[Field]  # a composite key: its first part
+    key_fields: ClassVar[tuple[Field, ...]]  # the key field, or the key's parts
     field_map: ClassVar[Mapping[str, Field]]
     writable_fields: ClassVar[tuple[Field, ...]]
     creatable_fields: ClassVar[tuple[Field, ...]]
@@ -168,11 +173,22 @@ class Resource(ResourceHooks, Navigation):
         """Name of the key field."""
         return cls.key_field.name
 
+    @classmethod
+    def key_of(cls, values: Mapping[str, Any]) -> Any:
+        """The key of the record with ``values``: its key field's value, or a
+        :class:`~panel_core.composite_keys.CompositeKey` of its parts' values."""
+        if cls.key_parts:
+            return CompositeKey(values[name] for name in cls.key_parts)
+        return values[cls.key_field.name]
+
 
 def _derive(cls: type[Resource]) -> None:
     where = f"{cls.__module__}.{cls.__qualname__}"
     keys = [f for f in cls.fields if f.key]
-    if len(keys) != 1:
+    if cls.key_parts and keys:
+        raise DeclarationError(f"{where}: declare key_parts or a key field, not both")
+    keys = _parts(cls, where) if cls.key_parts else keys
+    if len(keys) != 1 and not cls.key_parts:
         raise DeclarationError(
             f"{where}: declare exactly one key field (found {len(keys)})"
         )
@@ -184,6 +200,7 @@ def _derive(cls: type[Resource]) -> None:
         )
     cls.fields = _read_only(cls, where, names)
     cls.key_field = keys[0]
+    cls.key_fields = tuple(keys)
     cls.field_map = MappingProxyType({f.name: f for f in cls.fields})
     cls.writable_fields = tuple(f for f in cls.fields if f.writable)
     # What a create may set: the writable fields and a key the client gives.
@@ -200,14 +217,31 @@ def _derive(cls: type[Resource]) -> None:
     cls.index_link_list = _index_links(cls)
     cls.form_field_list = _chosen(cls, "form_fields", cls.writable_fields)
     cls.detail_field_list = _chosen(cls, "detail_fields", cls.readable_fields)
-    if not cls.default_sort:
-        cls.default_sort = "-" + cls.key_field.name
+    if not cls.default_sort:  # a composite key: its parts in order
+        cls.default_sort = cls.key_parts[0] if cls.key_parts else "-" + cls.key_name()
     _check_lookups(cls, where)
     _derive_display(cls, where)
     for many in (*cls.has_many, *cls.many_to_many):
         if many.name in cls.field_map:
             raise DeclarationError(f"{where}: {many.name!r} is declared twice")
     _derive_actions(cls, where)
+
+
+def _parts(cls: type[Resource], where: str) -> list[Field]:
+    """The fields of a composite key, in its order (none without ``key_parts``)."""
+    if not cls.key_parts:
+        return []
+    by_name = {f.name: f for f in cls.fields}
+    parts = [by_name.get(name) for name in cls.key_parts]
+    if len(parts) < 2 or len(set(cls.key_parts)) != len(parts):
+        raise DeclarationError(f"{where}: key_parts names two or more fields once")
+    if not all(p is not None and p.key_part for p in parts):
+        raise DeclarationError(
+            f"{where}: key_parts names fields declared without key_part=True"
+        )
+    if any(f.key_part and f.name not in cls.key_parts for f in cls.fields):
+        raise DeclarationError(f"{where}: a key_part field is not in key_parts")
+    return [p for p in parts if p is not None]
 
 
 def _derive_actions(cls: type[Resource], where: str) -> None:

@@ -159,7 +159,7 @@ async def store(request: Request, panel: Panel) -> Response:
             body,
             actor(request, panel),
         )
-    key = record[panel.resource.key_name()]
+    key = panel.resource.key_of(record)
     if not wants_json(request):
         return back(request, *_after_save(request, panel, record, created=True))
     return saved_response(

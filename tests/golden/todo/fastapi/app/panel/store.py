@@ -43,10 +43,12 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    not_,
     null,
     or_,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.exc import DataError, IntegrityError
@@ -119,12 +121,16 @@ class Store(BulkMethods, ActionMethods):
         self._uri = resource.uri
         self._soft = resource.soft_delete
         self._model = resource.model
+        self._parts = tuple(table.c[name] for name in resource.key_parts)
+        # A composite key compares as a row value, (a, b) = (?, ?).
+        self._key = (
+            tuple_(*self._parts) if self._parts else table.c[resource.key_name()]
+        )
         self._table = table
-        self._key = table.c[resource.key_name()]
         self._names = tuple(f.name for f in resource.readable_fields)
         columns = [table.c[name] for name in self._names]
         self._select = select(*columns)
-        self._select_one = self._select.where(self._key == bindparam("key"))
+        self._select_one = self._select.where(self._one())
         self._select_locked = self._select_one.with_for_update()
         self._count = select(func.count()).select_from(table)
         self._ones = select(literal(1)).select_from(table)
@@ -132,7 +138,7 @@ class Store(BulkMethods, ActionMethods):
         self._update = update(table).returning(*columns)
         self._plain_insert = insert(table)
         self._plain_update = update(table)
-        one = self._key == bindparam("key")
+        one = self._one()
         many = self._key.in_(bindparam("keys", expanding=True))
         if resource.soft_delete:
             deleted_at = table.c.deleted_at
@@ -149,7 +155,7 @@ class Store(BulkMethods, ActionMethods):
         self._force_delete = delete(table).where(one)
         self._read_one = self._select_one.where(*self._live)
         self._filters = {name: table.c[name] for name in resource.filterable_fields}
-        ordered = {resource.key_name(), *resource.sortable_fields}
+        ordered = {resource.key_name(), *resource.key_parts, *resource.sortable_fields}
         self._columns = {name: table.c[name] for name in ordered}
         self._orders = {
             name: ([column.asc()], [column.desc()])
@@ -157,7 +163,8 @@ class Store(BulkMethods, ActionMethods):
         }
         self._orders.update(_orders_by_name(table, relations, self._columns))
         self._table_name = f'"{table.name}"'
-        self._integer_key = kernel.json_type(resource.key_field) == "integer"
+        integer = kernel.json_type(resource.key_field) == "integer"
+        self._integer_key = integer and not self._parts
         self._search = tuple(_searchable(table, resource, n) for n in resource.search)
         self._tags = {
             tag.uri: tuple(
@@ -167,9 +174,9 @@ class Store(BulkMethods, ActionMethods):
             for tag in resource.query_tags
         }
         self._uniques = tuple(
-            _Unique(f.name, f.label, _taken(table, f.name), self._key)
+            _Unique(f.name, f.label, _taken(table, f.name), not_(self._one()))
             for f in resource.fields
-            if f.unique or f.client_key
+            if (f.unique or f.client_key) and not f.key_part
         )
         self._groups = unique_groups(resource)
         self._labels = {f.name: f.label for f in resource.fields}
@@ -281,7 +288,7 @@ class Store(BulkMethods, ActionMethods):
         """A refused delete's subject: the record by its label, read if refused."""
 
         def read() -> Record | None:
-            row = connection.execute(self._select_one, {"key": key}).first()
+            row = connection.execute(self._select_one, self._bound(key)).first()
             return None if row is None else dict(zip(self._names, row, strict=True))
 
         return undeletable(self.label, self._resource, key, read)
@@ -310,8 +317,8 @@ class Store(BulkMethods, ActionMethods):
         if self._soft or self._rules is None or not self._referred():
             return None
         with transaction(engine) as connection:
-            found = select(self._key).where(self._key.in_(keys), *self.scope(actor))
-            reached = set(connection.execute(found).scalars())
+            found = self._keys().where(self._key.in_(keys), *self.scope(actor))
+            reached = set(self._read_keys(connection, found))
             keys = [key for key in dict.fromkeys(keys) if key in reached]
             return self._rules.plan(self._uri, keys, self._tables(connection))
 
@@ -329,7 +336,8 @@ class Store(BulkMethods, ActionMethods):
         if actor is None or not actor.lifecycle.scoped:
             return list(state)
         reachable = actor.scope(select(self._model))
-        return [*state, self._key.in_(reachable.with_only_columns(self._key))]
+        keys = reachable.with_only_columns(*(self._parts or (self._key,)))
+        return [*state, self._key.in_(keys)]
 
     def fetch(self, engine: Engine, key: Any, actor: Actor | None = None) -> Record:
         """The record with ``key`` (within ``actor``'s scope)."""
@@ -338,7 +346,7 @@ class Store(BulkMethods, ActionMethods):
 
     def read(self, reader: LoopReader, key: Any) -> Record:
         """``fetch`` on the event loop, through an SQLite ``LoopReader`` (no scope)."""
-        row = reader.first(self._read_one, {"key": key})
+        row = reader.first(self._read_one, self._bound(key))
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))
@@ -349,9 +357,10 @@ class Store(BulkMethods, ActionMethods):
         """The keys of the records whose field ``name`` is ``value``, in key order
         (within ``actor``'s scope): the children a has-many field lists."""
         found = self._filters[name] == value
-        statement = select(self._key).where(found, *self.scope(actor))
+        statement = self._keys().where(found, *self.scope(actor))
         with transaction(engine) as connection:
-            return list(connection.execute(statement.order_by(self._key)).scalars())
+            ordered = statement.order_by(*(self._parts or (self._key,)))
+            return self._read_keys(connection, ordered)
 
     def _fetch_in(
         self,
@@ -365,12 +374,35 @@ class Store(BulkMethods, ActionMethods):
         statement = self._select_locked if locked else self._select_one
         if scope:
             statement = statement.where(*scope)
-        row = connection.execute(statement, {"key": key}).first()
+        row = connection.execute(statement, self._bound(key)).first()
         if row is None:
             raise self._not_found(key)
         record = dict(zip(self._names, row, strict=True))
         self.links.attach(connection, [record])
         return record
+
+    def _one(self) -> ColumnElement[bool]:
+        """The key equal to the ``key`` parameter (``key_0``, ``key_1``… by part)."""
+        if not self._parts:
+            return self._key == bindparam("key")
+        return and_(*(c == bindparam(f"key_{i}") for i, c in enumerate(self._parts)))
+
+    def _bound(self, key: Any) -> dict[str, Any]:
+        """The parameters of ``_one`` for ``key``."""
+        if not self._parts:
+            return {"key": key}
+        return {f"key_{i}": part for i, part in enumerate(key)}
+
+    def _keys(self) -> Select[Any]:
+        """A select of the key's columns."""
+        return select(*(self._parts or (self._key,)))
+
+    def _read_keys(self, connection: Connection, statement: Select[Any]) -> list[Any]:
+        """The keys ``statement`` (from ``_keys``) finds: composite ones as such."""
+        if not self._parts:
+            return list(connection.execute(statement).scalars())
+        rows = connection.execute(statement)
+        return [self._resource.key_of(row._mapping) for row in rows]
 
     def create(self, engine: Engine, values: Mapping[str, Any], actor: Actor) -> Record:
         """Insert a record; the database allocates its key unless it is a string."""
@@ -452,7 +484,9 @@ class Store(BulkMethods, ActionMethods):
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._delete.where(*self.scope(actor))
-                found = connection.execute(statement, {"key": key, "now": _now()})
+                found = connection.execute(
+                    statement, {**self._bound(key), "now": _now()}
+                )
                 if not found.rowcount:
                     raise self._not_found(key)
                 if record is not None:
@@ -471,8 +505,8 @@ class Store(BulkMethods, ActionMethods):
                 ruled = self._referred() and not self._soft
                 if actor.lifecycle.scoped or hooked or ruled:
                     scope = self.scope(actor)
-                    found = select(self._key).where(self._key.in_(keys), *scope)
-                    keys = list(connection.execute(found).scalars())
+                    found = self._keys().where(self._key.in_(keys), *scope)
+                    keys = self._read_keys(connection, found)
                 if ruled:
                     self._enforce(connection, keys, "Nothing was deleted", many=True)
                 deleted = connection.execute(
@@ -489,7 +523,7 @@ class Store(BulkMethods, ActionMethods):
         """Take the record with ``key`` out of the trash; the record, live again."""
         with transaction(engine, writes=True) as connection:
             statement = self._restore.where(*self.scope(actor, trashed=True))
-            if not connection.execute(statement, {"key": key}).rowcount:
+            if not connection.execute(statement, self._bound(key)).rowcount:
                 raise self._not_found(key)
             return self._fetch_in(connection, key, actor)
 
@@ -499,13 +533,13 @@ class Store(BulkMethods, ActionMethods):
             with transaction(engine, writes=True) as connection:
                 trashed = self.scope(actor, trashed=True)
                 if self._referred():
-                    found = select(self._key).where(self._key == key, *trashed)
+                    found = self._keys().where(self._key == key, *trashed)
                     if connection.execute(found).first() is None:
                         raise self._not_found(key)
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 statement = self._force_delete.where(*trashed)
-                if not connection.execute(statement, {"key": key}).rowcount:
+                if not connection.execute(statement, self._bound(key)).rowcount:
                     raise self._not_found(key)
         except IntegrityError:
             raise Conflict(
@@ -533,8 +567,12 @@ class Store(BulkMethods, ActionMethods):
         if returns_rows(connection):
             return connection.execute(self._insert, values).one()
         result = connection.execute(self._plain_insert, values)
-        key = result.inserted_primary_key[0]
-        return connection.execute(self._select_one, {"key": key}).one()
+        key = (
+            self._resource.key_of(values)
+            if self._parts
+            else result.inserted_primary_key[0]
+        )
+        return connection.execute(self._select_one, self._bound(key)).one()
 
     def _update_row(
         self, connection: Connection, key: Any, values: Mapping[str, Any], actor: Actor
@@ -548,7 +586,7 @@ class Store(BulkMethods, ActionMethods):
         statement = self._plain_update.where(*where).values(values)
         if not connection.execute(statement).rowcount:
             return None
-        return connection.execute(self._select_one, {"key": key}).first()
+        return connection.execute(self._select_one, self._bound(key)).first()
 
     def _link(
         self, connection: Connection, record: Record, links: Mapping[str, Any]
@@ -663,7 +701,7 @@ class Store(BulkMethods, ActionMethods):
                 found = connection.execute(unique.taken, {"value": value})
             else:
                 found = connection.execute(
-                    unique.taken_by_other, {"value": value, "key": key}
+                    unique.taken_by_other, {"value": value, **self._bound(key)}
                 )
             if found.first() is not None:
                 errors[unique.field] = [f"The {unique.label} has already been taken."]
@@ -680,7 +718,7 @@ class Store(BulkMethods, ActionMethods):
         def read(names: Sequence[str]) -> dict[str, Any]:
             if key is None:
                 return {}
-            columns = [self._key.table.c[name] for name in names]
+            columns = [self._table.c[name] for name in names]
             row = connection.execute(select(*columns).where(self._key == key)).first()
             return {} if row is None else dict(zip(names, row, strict=True))
 
@@ -690,7 +728,7 @@ class Store(BulkMethods, ActionMethods):
         self, connection: Connection, values: Mapping[str, Any], key: Any
     ) -> bool:
         """Whether a record other than ``key`` holds all of ``values``."""
-        table = self._key.table
+        table = self._table
         statement = select(literal(1)).select_from(table)
         statement = statement.where(*(table.c[n] == v for n, v in values.items()))
         if key is not None:
@@ -728,12 +766,12 @@ class _Unique:
     field: str
     label: str
     taken: Select[Any]
-    key: ColumnElement[Any]
+    other: ColumnElement[bool]  # not the record of the ``key`` parameters
 
     @property
     def taken_by_other(self) -> Select[Any]:
         """``taken`` among the records other than ``:key``."""
-        return self.taken.where(self.key != bindparam("key"))
+        return self.taken.where(self.other)
 
 
 def _orders_by_name(

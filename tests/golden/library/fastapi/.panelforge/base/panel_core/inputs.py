@@ -45,7 +45,7 @@ from . import fields as kernel
 from .errors import InvalidInput, UnsupportedMediaType
 from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
-from .query import INT64_MAX, INT64_MIN, parse_value, to_utc
+from .query import INT64_MAX, INT64_MIN, parse_key, to_utc
 from .resource import ManyToMany, Resource
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).
@@ -165,7 +165,7 @@ def _string_type(field: TextField) -> Any:
         checks.append(AfterValidator(_url))
     elif isinstance(field, kernel.Password):
         checks.append(AfterValidator(_hashable))
-    if field.client_key:
+    if field.client_key and not field.key_part:  # the codec encodes a part's "/"
         checks.append(AfterValidator(_url_segment))
     return Annotated[str, limits, *checks]
 
@@ -367,10 +367,12 @@ class Inputs:
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
         self.key_name = resource.key_name()
-        self._key_field = resource.key_field
+        self._resource = resource
         self._max_ids = max_ids
+        # A composite key is written as in its URL ("3,17"), in JSON as in a query.
+        key_type = str if resource.key_parts else value_type(resource.key_field)
         self._ids_body = create_model(
-            f"{name}MassDelete", ids=(list[value_type(resource.key_field)] | None, None)
+            f"{name}MassDelete", ids=(list[key_type] | None, None)
         )
         self._labels = {f.name: f.label for f in resource.fields}
         self._labels.update((link.name, link.label) for link in links)
@@ -423,6 +425,8 @@ class Inputs:
         if keys is None:
             pairs = body if isinstance(body, list) and body else query
             keys = self._text_ids([value for name, value in pairs if name in _IDS])
+        elif self._resource.key_parts:
+            keys = self._text_ids(keys)
         if not keys:
             raise InvalidInput({"ids": ["The ids field is required."]})
         if len(keys) > self._max_ids:
@@ -442,12 +446,12 @@ class Inputs:
         raise InvalidInput({"ids": ["The ids field must be a list of record keys."]})
 
     def _text_ids(self, texts: list[str]) -> list[Any]:
-        try:
-            return [parse_value(self._key_field, text) for text in texts]
-        except ValueError:
+        keys = [parse_key(self._resource, text) for text in texts]
+        if any(key is None for key in keys):
             raise InvalidInput(
                 {"ids": ["The ids field must be a list of record keys."]}
-            ) from None
+            )
+        return keys
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
         if isinstance(body, bytes):

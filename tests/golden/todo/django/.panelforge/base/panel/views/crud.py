@@ -96,7 +96,7 @@ class CollectionView(_CrudView):
             )
         else:
             record = create_with_files(files, panel, body, actor(request, panel))
-        key = record[panel.resource.key_name()]
+        key = panel.resource.key_of(record)
         if not wants_json(request):
             return back(request, *_after_save(request, panel, record, created=True))
         return saved_response(
