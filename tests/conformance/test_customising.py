@@ -430,6 +430,8 @@ def test_no_route_of_a_resource_skips_can(
         "pageUri": "index-page",
         "handlerUri": "export",
         "actionUri": "archive",
+        "fieldName": "name",  # the clinic has no file field: refused before it is read
+        "fileId": "0" * 32,
     }
     walked = 0
     with clinic.api("clerk@example.com") as clerk:
