@@ -10,6 +10,7 @@ form saves, and the detail page lists both tracks by their titles, linked.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -116,7 +117,8 @@ def test_pick_two_tracks_save_and_see_them_listed(tab: Any) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tab.screenshot(path=str(SCREENSHOTS / "playlist-picker.png"), full_page=True)
     tab.click("button:has-text('Save')")
-    _expect()(tab.locator(".flash-success")).to_have_text("Saved.")
+    saved = re.compile(r"^\w+ “Picked” created\.$")
+    _expect()(tab.locator(".flash-success")).to_have_text(saved)
     tab.goto(f"{PLAYLISTS}/detail-page/1")
     links = tab.locator("dl.record a")
     _expect()(links).to_have_text(["Carey", "Blue"])  # in key order

@@ -66,7 +66,7 @@ def test_create_through_the_form(
     response = _submit(browser, URL, payload)
     assert response.status_code == 303, response.text
     assert response.headers["location"] == INDEX_PAGE
-    assert "Saved." in browser.get(INDEX_PAGE).text
+    assert "” created." in browser.get(INDEX_PAGE).text  # "Book “Dune” created."
     assert client.get(URL).json()["total"] == 1
 
 
