@@ -83,6 +83,8 @@ def plural(word: str) -> str:
 def table_name(name: str) -> str:
     """Default table: snake-case plural, ``BookAuthor`` → ``book_authors``."""
     parts = words(name)
+    if not parts:  # not a name at all: the manifest checks report it
+        return name
     parts[-1] = plural(parts[-1])
     return "_".join(parts)
 

@@ -134,6 +134,11 @@ def test_field_changes_migrate_with_the_rows_kept(
             " minimum: 0}\n",
             "",
         ),
+        (  # the metric summing the dropped price goes with it
+            "    metrics:\n      available_value: {label: Value of available books,"
+            " aggregate: sum, field: price, filter: {available: true}}\n",
+            "",
+        ),
     )
     regenerate(project, tmp_path, text, "--allow-drop", "Book.price")
     (migration,) = (project / "app" / "migrations").glob("0002_*.py")

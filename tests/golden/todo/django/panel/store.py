@@ -131,10 +131,10 @@ class Store(BulkMethods, ActionMethods):
         # The unnarrowed lists, by order (``_plain_page``).
         self._model = model
         self._plain: dict[tuple[tuple[str, ...], bool], _PlainPage] = {}
-        # A record by key: the hot read, its SQL compiled once.
+        # A live record by key: the hot read, its SQL compiled once.
         self._one = PreparedQuery(
             model,
-            lambda values: self._rows.filter(**{self._key: values["key"]}),
+            lambda values: self._rows.filter(*self._live, **{self._key: values["key"]}),
             {"key": model._meta.get_field(self._key_name)},
         )
         self._filters = {name: columns[name] for name in resource.filterable_fields}
@@ -352,9 +352,9 @@ class Store(BulkMethods, ActionMethods):
         return record
 
     def _fetch_row(self, key: Any, actor: Actor | None) -> Record:
-        scope = self.scope(actor)
-        if scope or self._composite:  # the prepared read takes one key parameter
-            for found in self._rows.filter(*scope, **{self._key: key}):
+        scoped = actor is not None and actor.lifecycle.scoped
+        if scoped or self._composite:  # the prepared read takes one key parameter
+            for found in self._rows.filter(*self.scope(actor), **{self._key: key}):
                 return dict(found)
         else:
             for row in self._one.rows({"key": key}):
