@@ -1,6 +1,9 @@
-// The relation picker: a key input ([data-picker]) becomes a search-as-you-type box
-// over the related resource's own JSON list (?search=…&per_page=20). Without this
-// script the key input and its "find…" link still work.
+// The relation pickers. A key input ([data-picker]) becomes a search-as-you-type box
+// over the related resource's own JSON list (?search=…&per_page=20); a many-to-many
+// field ([data-multipicker]: a multiple select, or a text input of keys) becomes the
+// chosen records, each with a Remove button, and the same box to add more. A resource
+// without search fields is looked up by the key typed. Without this script the key
+// input and its "find…" link, or the select, still work.
 "use strict";
 
 (() => {
@@ -24,7 +27,7 @@
     return name.trim() ? name : `#${key}`;
   };
 
-  const optionNode = (id, name, key) => {
+  const optionNode = (id, name, key, note) => {
     const item = document.createElement("li");
     item.id = id;
     item.setAttribute("role", "option");
@@ -33,44 +36,38 @@
     const first = document.createElement("span");
     first.textContent = name;
     const second = document.createElement("small");
-    second.textContent = `#${key}`;
+    second.textContent = note;
     item.append(first, second);
     return item;
   };
 
-  const setUp = (picker, index) => {
-    const input = picker.querySelector("input");
-    const picked = picker.querySelector(".picked");
+  // The search box both pickers share: a combobox taking over ``field``'s id and its
+  // listbox of records, driven by the keyboard (arrows, Enter, Escape) and the mouse.
+  // ``how.choose(key, name)`` takes a record, ``how.note(key)`` is an option's second
+  // line and ``how.failed(show)`` answers a search the server refused.
+  const searchBox = (picker, id, field, how) => {
     const parts = JSON.parse(picker.dataset.display);
     const keyName = picker.dataset.key;
-    const required = input.required;
+    const lookup = picker.dataset.lookup;
     const box = document.createElement("input");
     const list = document.createElement("ul");
-    const label = document.querySelector(`label[for="${input.id}"]`);
+    const label = document.querySelector(`label[for="${field.id}"]`);
     box.type = "search";
-    box.id = input.id;
+    box.id = field.id;
+    field.removeAttribute("id");
     box.autocomplete = "off";
-    box.placeholder = picker.dataset.lookup ? "Type a key" : "Type to search";
-    box.required = required && !input.value;
+    box.placeholder = how.placeholder;
     box.setAttribute("role", "combobox");
     box.setAttribute("aria-expanded", "false");
     box.setAttribute("aria-autocomplete", "list");
-    box.setAttribute("aria-controls", `picker-${index}-list`);
-    box.setAttribute("aria-describedby", picked.id);
-    list.id = `picker-${index}-list`;
+    box.setAttribute("aria-controls", `${id}-list`);
+    list.id = `${id}-list`;
     list.className = "picker-list";
     list.setAttribute("role", "listbox");
     if (label) {
       list.setAttribute("aria-label", label.textContent.replace("*", "").trim());
     }
     list.hidden = true;
-    input.removeAttribute("id");
-    input.type = "hidden";
-    if (!input.value) {
-      picked.textContent = "None chosen"; // no key to type: the box searches
-    }
-    picker.insertBefore(box, input);
-    picker.insertBefore(list, picked);
     let asked = 0;
     let active = -1;
 
@@ -82,12 +79,9 @@
     };
 
     const choose = (item) => {
-      input.value = item.dataset.key;
-      picked.textContent = `${item.dataset.name} · #${item.dataset.key}`;
+      how.choose(item.dataset.key, item.dataset.name);
       box.value = "";
-      box.required = false;
       close();
-      input.dispatchEvent(new Event("change", { bubbles: true }));
     };
 
     const highlight = (next) => {
@@ -104,8 +98,9 @@
     const show = (records) => {
       list.replaceChildren();
       records.forEach((record, i) => {
-        const key = record[keyName];
-        list.append(optionNode(`picker-${index}-${i}`, nameOf(parts, record, key), key));
+        const key = String(record[keyName]);
+        const name = nameOf(parts, record, key);
+        list.append(optionNode(`${id}-${i}`, name, key, how.note(key)));
       });
       if (!records.length) {
         const none = document.createElement("li");
@@ -118,8 +113,6 @@
       box.setAttribute("aria-expanded", "true");
     };
 
-    // A resource without search fields is looked up by the key typed instead.
-    const lookup = picker.dataset.lookup;
     const address = () =>
       lookup
         ? `${lookup}/${encodeURIComponent(box.value.trim())}`
@@ -137,16 +130,13 @@
       if (mine !== asked) {
         return; // a later search is on its way
       }
-      if (lookup && response.status === 404) {
-        show([]);
-      } else if (!response.ok) {
-        picked.textContent = "Searching failed: type the key of a record";
-        box.remove();
-        input.type = "text";
-        input.id = box.id;
-      } else {
+      if (response.ok) {
         const found = await response.json();
         show(lookup ? [found] : found.data);
+      } else if (lookup && response.status === 404) {
+        show([]);
+      } else {
+        how.failed(show);
       }
     };
 
@@ -181,6 +171,38 @@
       }
     });
     box.addEventListener("blur", close);
+    return { box, list };
+  };
+
+  const setUpOne = (picker, index) => {
+    const input = picker.querySelector("input");
+    const picked = picker.querySelector(".picked");
+    const required = input.required;
+    const { box, list } = searchBox(picker, `picker-${index}`, input, {
+      placeholder: picker.dataset.lookup ? "Type a key" : "Type to search",
+      note: (key) => `#${key}`,
+      choose: (key, name) => {
+        input.value = key;
+        picked.textContent = `${name} · #${key}`;
+        box.required = false;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      },
+      failed: () => {
+        picked.textContent = "Searching failed: type the key of a record";
+        box.remove();
+        list.remove();
+        input.type = "text";
+        input.id = box.id;
+      },
+    });
+    box.required = required && !input.value;
+    box.setAttribute("aria-describedby", picked.id);
+    input.type = "hidden";
+    if (!input.value) {
+      picked.textContent = "None chosen"; // no key to type: the box searches
+    }
+    picker.insertBefore(box, input);
+    picker.insertBefore(list, picked);
     if (!required) {
       const clear = document.createElement("button");
       clear.type = "button";
@@ -194,5 +216,73 @@
     }
   };
 
-  document.querySelectorAll("[data-picker]").forEach(setUp);
+  const setUpMany = (picker, index) => {
+    const select = picker.querySelector("select");
+    const input = picker.querySelector("input[type=text]");
+    const chosen = new Map();
+    if (select) {
+      for (const option of select.options) {
+        if (option.selected) {
+          chosen.set(option.value, option.textContent.replace(/ · #.*$/, ""));
+        }
+      }
+      select.hidden = true;
+    } else {
+      for (const key of input.value.split(/[\s,]+/).filter(Boolean)) {
+        chosen.set(key, `#${key}`);
+      }
+      input.type = "hidden";
+      picker.querySelector(".picked")?.remove();
+    }
+    const chips = document.createElement("ul");
+    chips.className = "picked-list";
+
+    const sync = () => {
+      if (select) {
+        for (const key of chosen.keys()) {
+          if (![...select.options].some((option) => option.value === key)) {
+            select.add(new Option(chosen.get(key), key));
+          }
+        }
+        for (const option of select.options) {
+          option.selected = chosen.has(option.value);
+        }
+      } else {
+        input.value = [...chosen.keys()].join(", ");
+      }
+      chips.replaceChildren();
+      for (const [key, name] of chosen) {
+        const chip = document.createElement("li");
+        chip.dataset.key = key;
+        const label = document.createElement("span");
+        label.textContent = `${name} · #${key}`;
+        const remove = document.createElement("button");
+        remove.type = "button";
+        remove.className = "button small";
+        remove.textContent = "Remove";
+        remove.setAttribute("aria-label", `Remove ${name}`);
+        remove.addEventListener("click", () => {
+          chosen.delete(key);
+          sync();
+        });
+        chip.append(label, remove);
+        chips.append(chip);
+      }
+    };
+
+    const { box, list } = searchBox(picker, `multipicker-${index}`, select || input, {
+      placeholder: picker.dataset.lookup ? "Type a key to add" : "Type to search and add",
+      note: (key) => (chosen.has(key) ? `#${key} (chosen)` : `#${key}`),
+      choose: (key, name) => {
+        chosen.set(key, name);
+        sync();
+      },
+      failed: (show) => show([]),
+    });
+    picker.prepend(chips, box, list);
+    sync();
+  };
+
+  document.querySelectorAll("[data-picker]").forEach(setUpOne);
+  document.querySelectorAll("[data-multipicker]").forEach(setUpMany);
 })();
