@@ -1,27 +1,20 @@
 """The many-to-many fields of one resource, on the Django ORM: each link model read
-for a whole page at once, written as a whole, and filtered on.
-
-A field's value is the keys of the linked records, in key order, without the ones in
-their trash (they are invisible, and cannot be linked). A write replaces the set:
-the owner's rows of the link table are deleted and the new pairs inserted, in the
-write's own transaction, once every key is checked (422 for one of no live record
-within the actor's scope, as a belongs-to field says).
+for a whole page at once, written as a whole, and filtered on
+(``panel_core.links`` says what a field's value is and does the shared part).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
 from django.db.models import Q
 
-from panel_core.errors import InvalidInput
 from panel_core.lifecycle import Actor
+from panel_core.links import LinkFields, Record
 from panel_core.resource import ManyToMany, Resource
-
-Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -47,33 +40,11 @@ def _link(field: ManyToMany, owner: type[models.Model]) -> _Link:
     )
 
 
-class Links:
+class Links(LinkFields[_Link]):
     """Reads, writes and filters the link tables of one resource's fields."""
 
     def __init__(self, resource: type[Resource], model: type[models.Model]) -> None:
-        self._links = tuple(_link(field, model) for field in resource.many_to_many)
-        self._by_name = {link.field.name: link for link in self._links}
-        self._key = resource.key_name()
-        self._targets: Mapping[str, Any] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self._links)
-
-    def link_targets(self, panels: Mapping[str, Any]) -> None:
-        """The registered resources by URI key: whose records may be linked."""
-        self._targets = panels
-
-    def split(self, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``values`` without the many-to-many lists, and those lists (each key once)."""
-        given = {
-            name: list(dict.fromkeys(value))
-            for name, value in values.items()
-            if name in self._by_name and value is not None
-        }
-        rest = {
-            name: value for name, value in values.items() if name not in self._by_name
-        }
-        return rest, given
+        super().__init__(resource, (_link(f, model) for f in resource.many_to_many))
 
     def _reachable(self, link: _Link, actor: Actor | None) -> models.QuerySet[Any]:
         """The keys of the linked resource's records ``actor`` may reach (live)."""
@@ -85,37 +56,28 @@ class Links:
 
     def attach(self, records: Sequence[Record]) -> None:
         """Add each field's keys to ``records``: one query per field for them all."""
-        if not records:
-            return
-        keys = [record[self._key] for record in records]
-        for link in self._links:
-            found: dict[Any, list[Any]] = {key: [] for key in keys}
+
+        def pairs(link: _Link, owners: list[Any]) -> Iterable[tuple[Any, Any]]:
             rows = link.model._default_manager.filter(
-                **{f"{link.owner}__in": keys, f"{link.target}__in": self._live(link)}
+                **{
+                    f"{link.owner}__in": owners,
+                    f"{link.target}__in": self._reachable(link, None),
+                }
             )
             pairs = rows.order_by(link.owner, link.target)
-            for owner, target in pairs.values_list(link.owner, link.target):
-                found[owner].append(target)
-            for record in records:
-                record[link.field.name] = found[record[self._key]]
+            return pairs.values_list(link.owner, link.target)
 
-    def _live(self, link: _Link) -> models.QuerySet[Any]:
-        return self._reachable(link, None)
+        self._attach_pairs(records, pairs)
 
     def check(self, given: Mapping[str, list[Any]], actor: Actor) -> None:
         """422 for a key of no live record the actor may reach."""
-        errors: dict[str, list[str]] = {}
-        for name, keys in given.items():
-            if not keys:
-                continue
-            link = self._by_name[name]
-            reachable = self._reachable(link, actor)
+
+        def reachable(link: _Link, keys: list[Any]) -> set[Any]:
             store = self._targets[link.field.resource].store
-            found = set(reachable.filter(**{f"{store.key_attribute}__in": keys}))
-            if any(value not in found for value in keys):
-                errors[name] = [f"The selected {link.field.label} is invalid."]
-        if errors:
-            raise InvalidInput(errors)
+            found = self._reachable(link, actor)
+            return set(found.filter(**{f"{store.key_attribute}__in": keys}))
+
+        self._check_keys(given, reachable)
 
     def write(self, key: Any, given: Mapping[str, list[Any]]) -> None:
         """Replace the links of the record ``key`` with ``given`` (per field)."""
