@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import Issue
+from .columnless import Columnless
 from .hints import listing_hint, shown, suggestion_hint
 from .schema import INVALID
 from .yamlnodes import Document
@@ -24,12 +25,20 @@ ARRAY = "array"
 _OPTIONS = ("type", "items", "inverse", "readOnly", "label", "description")
 # Options a has-many field may carry only as false: it has no column to use.
 _FALSE_ONLY = ("sortable", "filterable", "nullable", "unique")
-# Resource lists no has-many field may be named in, and why (M030).
-_NOT_IN = {
-    "required": "is read-only, so no request gives it",
-    "search": "has no column to search",
-    "list": "is shown on the detail page, not as a column of the list",
-}
+# Where no has-many field may be named, and why.
+_COLUMNLESS = Columnless(
+    kind="has-many",
+    not_in={
+        "required": "is read-only, so no request gives it",
+        "search": "has no column to search",
+        "list": "is shown on the detail page, not as a column of the list",
+    },
+    code="M030",
+    key_code="M029",
+    unique_code="M040",
+    tag_reason=", which cannot be filtered on",
+    unique_reason="which has no column to share",
+)
 
 
 def is_has_many(spec: Any) -> bool:
@@ -175,40 +184,5 @@ def _reference_issues(
     """A has-many field named where a column is meant: required, search, list,
     default_sort, a query tag's filter, a unique group or the key."""
     many = {name for name, options in fields.items() if is_has_many(options)}
-    if not many:
-        return
-    base = ("resources", resource)
-    for key, why in _NOT_IN.items():
-        names = spec.get(key)
-        for index, name in enumerate(names if isinstance(names, list) else []):
-            if name in many:
-                message = f"'{name}' is a has-many field, which {why}"
-                yield document.issue((*base, key, index), message, "M030", "remove it")
-    sort = spec.get("default_sort")
-    if isinstance(sort, str) and sort.removeprefix("-") in many:
-        message = f"{shown(sort)} sorts by a has-many field, which has no column"
-        yield document.issue((*base, "default_sort"), message, "M030")
-    if isinstance(spec.get("key"), str) and spec["key"] in many:
-        message = f"'{spec['key']}' is a has-many field, which cannot be a key"
-        yield document.issue((*base, "key"), message, "M029")
-    yield from _tag_and_group_issues(document, base, spec, many)
-
-
-def _tag_and_group_issues(
-    document: Document, base: tuple[Any, ...], spec: dict[str, Any], many: set[str]
-) -> Iterator[Issue]:
-    tags = spec.get("query_tags")
-    for uri, tag in (tags if isinstance(tags, dict) else {}).items():
-        conditions = tag.get("filter") if isinstance(tag, dict) else None
-        for name in conditions if isinstance(conditions, dict) else {}:
-            if name in many:
-                where = (*base, "query_tags", uri, "filter", name)
-                message = f"'{name}' is a has-many field, which cannot be filtered on"
-                yield document.issue(where, message, "M030", key=True)
-    groups = spec.get("unique")
-    for index, group in enumerate(groups if isinstance(groups, list) else []):
-        for place, name in enumerate(group if isinstance(group, list) else []):
-            if name in many:
-                where = (*base, "unique", index, place)
-                message = f"'{name}' is a has-many field, which has no column to share"
-                yield document.issue(where, message, "M040", "remove it")
+    if many:
+        yield from _COLUMNLESS.issues(document, resource, spec, many)

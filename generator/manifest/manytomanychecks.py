@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import Issue
 from ..model import naming
 from . import identifiers
+from .columnless import Columnless
 from .hints import listing_hint, shown, suggestion_hint
 from .schema import INVALID
 from .yamlnodes import Document
@@ -33,10 +34,19 @@ ARRAY = "array"
 OPTIONS = ("type", "items", "through", "label", "description")
 # Options a many-to-many field may carry only as false: it has no column.
 _FALSE_ONLY = ("sortable", "nullable", "unique", "readOnly")
-_NOT_IN = {
-    "required": "has no column a create must fill (an empty list is valid)",
-    "search": "has no column to search",
-}
+# Where no many-to-many field may be named, and why.
+_COLUMNLESS = Columnless(
+    kind="many-to-many",
+    not_in={
+        "required": "has no column a create must fill (an empty list is valid)",
+        "search": "has no column to search",
+    },
+    code=NO_COLUMN_CODE,
+    key_code=NO_COLUMN_CODE,
+    unique_code=NO_COLUMN_CODE,
+    tag_reason="; filter it with ?filter=",
+    unique_reason="which has no column",
+)
 
 
 def is_many_to_many(spec: Any) -> bool:
@@ -195,41 +205,5 @@ def _reference_issues(
 ) -> Iterator[Issue]:
     """A many-to-many field named where a column is meant."""
     many = {name for name, options in fields.items() if is_many_to_many(options)}
-    if not many:
-        return
-    base = ("resources", resource)
-    for key, why in _NOT_IN.items():
-        names = spec.get(key)
-        for index, name in enumerate(names if isinstance(names, list) else []):
-            if name in many:
-                message = f"'{name}' is a many-to-many field, which {why}"
-                where = (*base, key, index)
-                yield document.issue(where, message, NO_COLUMN_CODE, "remove it")
-    sort = spec.get("default_sort")
-    if isinstance(sort, str) and sort.removeprefix("-") in many:
-        message = f"{shown(sort)} sorts by a many-to-many field, which has no column"
-        yield document.issue((*base, "default_sort"), message, NO_COLUMN_CODE)
-    if spec.get("key") in many:
-        message = f"'{spec['key']}' is a many-to-many field, which cannot be a key"
-        yield document.issue((*base, "key"), message, NO_COLUMN_CODE)
-    yield from _tag_and_group_issues(document, base, spec, many)
-
-
-def _tag_and_group_issues(
-    document: Document, base: tuple[Any, ...], spec: dict[str, Any], many: set[str]
-) -> Iterator[Issue]:
-    tags = spec.get("query_tags")
-    for uri, tag in (tags if isinstance(tags, dict) else {}).items():
-        conditions = tag.get("filter") if isinstance(tag, dict) else None
-        for name in conditions if isinstance(conditions, dict) else {}:
-            if name in many:
-                where = (*base, "query_tags", uri, "filter", name)
-                message = f"'{name}' is a many-to-many field; filter it with ?filter="
-                yield document.issue(where, message, NO_COLUMN_CODE, key=True)
-    groups = spec.get("unique")
-    for index, group in enumerate(groups if isinstance(groups, list) else []):
-        for place, name in enumerate(group if isinstance(group, list) else []):
-            if name in many:
-                where = (*base, "unique", index, place)
-                message = f"'{name}' is a many-to-many field, which has no column"
-                yield document.issue(where, message, NO_COLUMN_CODE, "remove it")
+    if many:
+        yield from _COLUMNLESS.issues(document, resource, spec, many)
