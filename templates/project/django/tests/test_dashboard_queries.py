@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 import pytest
@@ -11,7 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.gadget_parts import URI
-from tests.sessions import browser, form_login, make_user, use_sessions
+from tests.gadgets import add_gadgets
+from tests.sessions import signed_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gadgets")]
 
@@ -20,21 +20,7 @@ DASHBOARD = "/admin/dashboard"
 
 @pytest.fixture
 def person(settings: Any) -> Client:
-    """A browser logged in through the login form."""
-    use_sessions(settings)
-    make_user()
-    client = browser()
-    form_login(client)
-    return client
-
-
-def _add(count: int) -> None:
-    from tests.gadgets import Gadget  # a model: import once Django is set up
-
-    same = {"active": True, "kind": "tool", "released_on": datetime.date(2024, 2, 29)}
-    Gadget.objects.bulk_create(
-        Gadget(name=f"Gadget {n}", stock=n, **same) for n in range(count)
-    )
+    return signed_in(settings)
 
 
 def _queries(person: Client, count: int) -> int:
@@ -51,8 +37,8 @@ def _queries(person: Client, count: int) -> int:
 def test_the_dashboard_runs_as_many_queries_for_2_rows_as_for_20(
     person: Client,
 ) -> None:
-    _add(2)
+    add_gadgets(2)
     few = _queries(person, 2)
-    _add(18)
+    add_gadgets(18)
     assert _queries(person, 20) == few
     assert "Add Gadget" in person.get("/admin").content.decode()

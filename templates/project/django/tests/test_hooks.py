@@ -16,14 +16,7 @@ from django.test import Client
 from tests.customising import CALLS, HookedGadgets, serve
 from tests.gadget_parts import CRUD, IMPORT, URI
 from tests.gadgets import EMAIL, Gadget, json_client
-from tests.sessions import (
-    browser,
-    form_login,
-    make_user,
-    page_token,
-    post_form,
-    use_sessions,
-)
+from tests.sessions import page_token, post_form, signed_in
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hooked")]
 
@@ -175,12 +168,7 @@ def test_imports_go_through_the_hooks(client: Client) -> None:
 
 @pytest.fixture
 def person(settings: Any) -> Client:
-    """A browser logged in with a session."""
-    use_sessions(settings)
-    make_user()
-    client = browser()
-    form_login(client)
-    return client
+    return signed_in(settings)
 
 
 def test_form_pages_show_hook_errors_beside_their_fields(person: Client) -> None:

@@ -82,3 +82,12 @@ def form_login(client: Client, email: str = EMAIL, password: str = PASSWORD) -> 
     form = {"username": email, "password": password, "_token": token}
     response = post_form(client, "/admin/authenticate", form)
     assert response.status_code == 303, response.content
+
+
+def signed_in(django_settings: Any) -> Client:
+    """A browser logged in through the login form, in session mode."""
+    use_sessions(django_settings)
+    make_user()
+    client = browser()
+    form_login(client)
+    return client

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -118,3 +119,26 @@ def gadget_app(
     finally:
         _Base.metadata.drop_all(engine)
         engine.dispose()
+
+
+def add_gadgets(app: FastAPI, count: int) -> None:
+    """``count`` more active tools, in one statement."""
+    same = {"active": True, "kind": "tool", "released_on": datetime.date(2024, 2, 29)}
+    rows = [{"name": f"Gadget {n}", "stock": n, **same} for n in range(count)]
+    with app.state.engine.begin() as connection:
+        connection.execute(sa.insert(Gadget), rows)
+
+
+@contextmanager
+def statements_run(app: FastAPI) -> Iterator[list[str]]:
+    """The SQL statements ``app`` runs inside the block, as they run."""
+    run: list[str] = []
+
+    def seen(_connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        run.append(statement)
+
+    sa.event.listen(app.state.engine, "before_cursor_execute", seen)
+    try:
+        yield run
+    finally:
+        sa.event.remove(app.state.engine, "before_cursor_execute", seen)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import event, insert
 
 from tests.gadget_parts import URI
-from tests.gadgets import Gadget, gadget_app
+from tests.gadgets import add_gadgets, gadget_app, statements_run
 
 # Pages are for people, who log in with sessions: tested so in JWT projects too.
 pytestmark = pytest.mark.panel_auth("session")
@@ -35,25 +32,10 @@ def app(app: FastAPI) -> Iterator[FastAPI]:
     yield from gadget_app(app)
 
 
-def _add(app: FastAPI, count: int) -> None:
-    same = {"active": True, "kind": "tool", "released_on": datetime.date(2024, 2, 29)}
-    rows = [{"name": f"Gadget {n}", "stock": n, **same} for n in range(count)]
-    with app.state.engine.begin() as connection:
-        connection.execute(insert(Gadget), rows)
-
-
 def _statements(app: FastAPI, browser: TestClient) -> int:
     """How many statements the filtered index page runs."""
-    run: list[Any] = []
-
-    def count(*_args: Any) -> None:
-        run.append(1)
-
-    event.listen(app.state.engine, "before_cursor_execute", count)
-    try:
+    with statements_run(app) as run:
         response = browser.get(PAGE, params=FILTERED)
-    finally:
-        event.remove(app.state.engine, "before_cursor_execute", count)
     assert response.status_code == 200, response.text
     assert response.text.count('<a class="chip"') == 5
     return len(run)
@@ -62,8 +44,8 @@ def _statements(app: FastAPI, browser: TestClient) -> int:
 def test_a_filtered_index_page_runs_as_many_statements_for_2_rows_as_for_20(
     app: FastAPI, browser: TestClient
 ) -> None:
-    _add(app, 2)
+    add_gadgets(app, 2)
     few = _statements(app, browser)
-    _add(app, 18)
+    add_gadgets(app, 18)
     assert browser.get(PAGE, params=FILTERED).text.count('name="ids[]"') == 20
     assert _statements(app, browser) == few
