@@ -305,6 +305,7 @@ def _routes(resource: Any, key: Any) -> dict[str, tuple[str, str, dict[str, Any]
         "create-page": ("GET", page(resource, "form-page"), {"headers": HTML}),
         "edit-page": ("GET", page(resource, "form-page", key), {"headers": HTML}),
         "detail-page": ("GET", page(resource, "detail-page", key), {"headers": HTML}),
+        "import-page": ("GET", page(resource, "import-page"), {"headers": HTML}),
     }
 
 
@@ -382,7 +383,7 @@ def test_pages_offer_only_what_the_user_may_do(clinic: Clinic) -> None:
         "Export CSV",
         "Delete selected",
         'id="mass-delete"',
-        'enctype="multipart/form-data"',  # the CSV upload: import
+        "Import CSV",  # the import page's link: import
     )
     for offer in (*offers, ">Edit</a>"):
         assert offer in full, offer
