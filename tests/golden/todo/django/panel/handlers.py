@@ -30,6 +30,7 @@ from panel_core.errors import InvalidInput, PayloadTooLarge
 from panel_core.import_page import (
     PREVIEW_FIELD,
     Preview,
+    carry_limit,
     import_context,
     nouns,
     preview_text,
@@ -128,7 +129,10 @@ def _import_page(
     keep_keys: bool,
 ) -> HttpResponseBase:
     """The import page showing the preview (422 when a row has errors)."""
-    context = import_context(panel, result=result, text=text, keep_keys=keep_keys)
+    limit = carry_limit(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    context = import_context(
+        panel, result=result, text=text, keep_keys=keep_keys, limit=limit
+    )
     names = resource_templates(panel.uri, "import.html")
     return render(request, names, context, status=422 if result.errors else 200)
 

@@ -94,10 +94,16 @@ def _file_order(item: tuple[str, list[str]]) -> tuple[int, str]:
     return (int(found[1]) if found else 0, item[0])
 
 
-def carry(text: str) -> str | None:
-    """The file's text for the confirm form; ``None`` when too big to carry."""
+def carry_limit(body_limit: int) -> int:
+    """The most a confirm form carries where forms' bodies may be ``body_limit``
+    bytes (``MAX_BODY_SIZE``; half of it, the rest for the other fields)."""
+    return min(CARRY_LIMIT, body_limit // 2)
+
+
+def carry(text: str, limit: int = CARRY_LIMIT) -> str | None:
+    """The file's text for the confirm form; ``None`` when over ``limit``."""
     encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return encoded if len(encoded) <= CARRY_LIMIT else None
+    return encoded if len(encoded) <= limit else None
 
 
 def carried(value: str) -> str:
@@ -138,9 +144,11 @@ def import_context(
     result: Preview | None = None,
     text: str | None = None,
     keep_keys: bool = True,
+    limit: int = CARRY_LIMIT,
 ) -> dict[str, Any]:
     """The import page: the upload form; with ``result``, the preview of ``text``
-    (its counts, its error table, and the confirm form when nothing is wrong)."""
+    (its counts, its error table, and the confirm form when nothing is wrong,
+    carrying ``text`` up to ``limit``: ``carry_limit``)."""
     resource = type(panel.resource)
     one, many = nouns(panel)
     index = page_url(panel.uri, "index-page")
@@ -162,7 +170,7 @@ def import_context(
         "error_rows": errors,
         "error_count": 0 if result is None else len(result.errors),
         "confirm": result is not None and not result.errors and total > 0,
-        "carried": carry(text) if text is not None else None,
+        "carried": carry(text, limit) if text is not None else None,
         "confirm_label": f"Import {total} {one if total == 1 else many}",
     }
 

@@ -27,6 +27,7 @@ from panel_core import csv_text, imports
 from panel_core.import_page import (
     PREVIEW_FIELD,
     Preview,
+    carry_limit,
     import_context,
     nouns,
     preview_text,
@@ -128,7 +129,10 @@ async def _import_page(
     keep_keys: bool,
 ) -> Response:
     """The import page showing the preview (422 when a row has errors)."""
-    context = import_context(panel, result=result, text=text, keep_keys=keep_keys)
+    limit = carry_limit(request.app.state.settings.max_body_size)
+    context = import_context(
+        panel, result=result, text=text, keep_keys=keep_keys, limit=limit
+    )
     names = resource_templates(panel.uri, "import.html")
     status = 422 if result.errors else 200
     return render(request, names, context, status_code=status)
