@@ -88,7 +88,8 @@ def _titles(api: Api, marker: str) -> dict[str, Any]:
 def _error_table(html: str) -> list[tuple[str, str]]:
     body = html.split('<table class="records import-errors">', 1)[1]
     body = body.split("</table>", 1)[0]
-    return re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td></tr>", body)
+    cells = r'<tr><td data-label="Row">([^<]*)</td><td data-label="Error">([^<]*)</td>'
+    return re.findall(cells, body)
 
 
 def test_a_preview_counts_the_rows_writes_nothing_and_confirm_imports(
