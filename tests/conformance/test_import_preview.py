@@ -147,17 +147,21 @@ def test_the_preview_lists_every_row_error_and_offers_no_confirm(
             f"{marker} short row\n"
             f"{marker} too long,0,\n"
             f"{marker} nobody's,3,999999999\n"
+            + "".join(f"{marker} fine {n},{n},\n" for n in (7, 8, 9))
+            + ",10,\n,11,\n"  # rows 10 and 11: after row 6, not after row 1
         )
         preview = _preview(api, text)
         assert preview.status_code == 422, preview.text[:3000]
         rows = _error_table(preview.text)
-        assert [row for row, _ in rows] == ["Row 3", "Row 4", "Row 5", "Row 6"]
+        assert [row for row, _ in rows] == [
+            *("Row 3", "Row 4", "Row 5", "Row 6", "Row 10", "Row 11")
+        ]
         messages = dict(rows)
         assert "title" in messages["Row 3"].lower()
         assert messages["Row 4"] == "The row has 1 cells; the header has 3."
         assert "pages" in messages["Row 5"].lower()
         assert "author" in messages["Row 6"].lower()
-        assert "4 rows cannot be imported" in preview.text
+        assert "6 rows cannot be imported" in preview.text
         assert _form(preview.text, "import-confirm") is None
         assert _form(preview.text, "upload") is not None, "to upload it again"
         assert _titles(api, marker) == {}, "the preview wrote"
