@@ -20,7 +20,7 @@ import binascii
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .csv_text import CsvError, CsvRow, parse_rows
 from .errors import InvalidInput
@@ -36,6 +36,9 @@ from .imports import (
 from .registry import PanelResource
 from .routes import url_for
 from .urls import page_url
+
+if TYPE_CHECKING:
+    from .inputs import Inputs
 
 PREVIEW_FIELD = "dry_run"
 # The confirm form's field holding the previewed file's text.
@@ -65,7 +68,7 @@ def previewing(value: str | None) -> bool:
 def preview(
     rows: Sequence[CsvRow],
     existing: Collection[Any],
-    inputs: Any,
+    inputs: Inputs,
     rehearse: Callable[[list[ImportRow]], None],
     *,
     keep_keys: bool = True,
