@@ -305,6 +305,7 @@ def _routes(resource: Any, key: Any) -> dict[str, tuple[str, str, dict[str, Any]
         "create-page": ("GET", page(resource, "form-page"), {"headers": HTML}),
         "edit-page": ("GET", page(resource, "form-page", key), {"headers": HTML}),
         "detail-page": ("GET", page(resource, "detail-page", key), {"headers": HTML}),
+        "import-page": ("GET", page(resource, "import-page"), {"headers": HTML}),
     }
 
 
@@ -382,7 +383,7 @@ def test_pages_offer_only_what_the_user_may_do(clinic: Clinic) -> None:
         "Export CSV",
         "Delete selected",
         'id="mass-delete"',
-        'enctype="multipart/form-data"',  # the CSV upload: import
+        "Import CSV",  # the import page's link: import
     )
     for offer in (*offers, ">Edit</a>"):
         assert offer in full, offer
@@ -486,6 +487,27 @@ def test_imports_go_through_hooks_and_abilities(clinic: Clinic) -> None:
         assert ["before_creating", "Imported One"] in clinic.events()
         found = admin.get(crud(PATIENT), params={"search": "Imported One"}).json()
         assert [r["edited_by"] for r in found["data"]] == [ADMIN]
+
+
+def test_an_import_preview_runs_the_before_hooks_only(clinic: Clinic) -> None:
+    """A preview checks rows as the import would (a hook's refusal is a row error),
+    in a transaction rolled back, without the after_* hooks' effects."""
+    url = f"/admin/resource/{PATIENT.uri}/handler/import?dry_run=1"
+    with clinic.api() as admin:
+        clinic.events()
+        body = {"content": b"name\nPreviewed One\nRefuse\n", **CSV}
+        response = admin.post(url, **body)
+        assert response.status_code == 422, response.text
+        assert response.json()["errors"] == {"row 3": ["Refused by hook."]}
+        events = clinic.events()
+        assert ["before_creating", "Previewed One"] in events
+        assert [e for e in events if e[0].startswith("after_")] == []
+        found = admin.get(crud(PATIENT), params={"search": "Previewed One"}).json()
+        assert found["data"] == []
+        editor_url = f"/admin/resource/{PATIENT.uri}/import-page"
+    with clinic.api("editor@example.com") as editor:
+        assert editor.post(url, **body).status_code == 403
+        assert editor.get(editor_url, headers=HTML).status_code == 403
 
 
 def test_not_logged_in_stays_401(clinic: Clinic) -> None:

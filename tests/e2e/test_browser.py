@@ -273,23 +273,38 @@ def _names(page: Any) -> list[str]:
 
 
 def _import(page: Any, tmp_path: Path) -> None:
+    """Index → Import → a file with a bad row: its preview lists the error and
+    imports nothing; the corrected file's preview counts the rows; confirm."""
     page.goto(AUTHORS)
+    page.click("a.button:text-is('Import CSV')")
+    page.wait_for_load_state("load")
+    assert page.locator("h1").inner_text() == "Import Authors"
     broken = tmp_path / "broken.csv"
     broken.write_text("name,website\nUrsula Le Guin,https://example.com/u\n,nope\n")
     page.set_input_files("#import-file", str(broken))
     page.click("form.upload button[type=submit]")
-    assert "Nothing was imported" in page.locator(".flash-error").inner_text()
-    assert page.locator(".import-errors li").count() >= 1
-    assert _names(page) == []
-    good = tmp_path / "authors.csv"
+    page.wait_for_load_state("load")
+    errors = page.locator("table.import-errors tbody tr")
+    assert errors.count() >= 1
+    assert set(errors.locator("td:nth-child(1)").all_inner_texts()) == {"Row 3"}
+    assert "1 row cannot be imported" in page.locator(".flash-error").inner_text()
+    assert page.locator("form.import-confirm").count() == 0
+    good = tmp_path / "authors.csv"  # uploaded again from the preview's form
     good.write_text(
         "name,website\nUrsula Le Guin,https://example.com/u\n"
         "Octavia Butler,https://example.com/o\n"
     )
     page.set_input_files("#import-file", str(good))
     page.click("form.upload button[type=submit]")
+    page.wait_for_load_state("load")
+    assert page.locator(".to-create").inner_text() == "2"
+    assert page.locator(".to-update").inner_text() == "0"
+    assert page.locator("table.import-errors").count() == 0
+    page.click("form.import-confirm button[type=submit]")
+    page.wait_for_load_state("load")
     flash = page.locator(".flash-success").inner_text()
-    assert flash == "Imported 2 records: 2 created, 0 updated.", flash
+    assert flash == "Imported 2 Authors: 2 created, 0 updated.", flash
+    # Ursula once: the refused preview wrote nothing.
     assert _names(page) == ["Octavia Butler", "Ursula Le Guin"]
 
 

@@ -120,6 +120,10 @@ def browser(server: Server) -> Iterator[Callable[..., Any]]:
     assert problems == []
 
 
+# An import whose preview lists errors (the page answers 422).
+_BAD_CSV = b"title,pages\nFine,10\n,0\nA title long enough to wrap on a phone,-1\n"
+
+
 def _walk(page: Any) -> Iterator[str]:
     """Visits each page of a record's life; yields its name once it has loaded."""
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -143,6 +147,13 @@ def _walk(page: Any) -> Iterator[str]:
     page.locator(".page-head form button.danger").click()
     sync_api.expect(page.get_by_role("button", name="Yes, delete")).to_be_visible()
     yield "delete-confirmation"
+    page.goto(f"{BOOKS}/import-page")
+    yield "import"
+    upload = {"name": "books.csv", "mimeType": "text/csv", "buffer": _BAD_CSV}
+    page.set_input_files("#import-file", files=[upload])
+    page.click("form.upload button[type=submit]")
+    sync_api.expect(page.locator("table.import-errors")).to_be_visible()
+    yield "import-preview"
 
 
 def _shoot(page: Any, server: Server, name: str) -> None:
@@ -157,7 +168,7 @@ def test_every_page_fits_a_phone(server: Server, browser: Callable[..., Any]) ->
     for name in _walk(page):
         widths[name] = page.evaluate("document.documentElement.scrollWidth")
         _shoot(page, server, f"phone-{name}")
-    assert len(widths) == 6
+    assert len(widths) == 8
     assert {name: width for name, width in widths.items() if width > 390} == {}
 
 

@@ -128,6 +128,7 @@ _BY_PAGE = {
     ("form-page", False): CREATE,
     ("form-page", True): UPDATE,
     ("detail-page", True): VIEW,
+    ("import-page", False): IMPORT,
 }
 _BY_HANDLER = {"export": EXPORT, "import": IMPORT}
 

@@ -111,14 +111,12 @@ def index_context(
     labels: Labels,
     options: Options,
     can: Abilities = EVERYTHING,
-    import_errors: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The index page: table, pages, search, tags, the filter bar and its chips,
     the per-page choice.
 
     ``items`` are the records of this page, ``total`` how many match in all (or
-    ``None`` when not counted); ``import_errors``: why the CSV file just uploaded
-    was refused (``panel_core.imports.error_lines``).
+    ``None`` when not counted).
     """
     resource = type(panel.resource)
     controls = filter_controls(resource, params, options)
@@ -161,10 +159,7 @@ def index_context(
         "export_url": url_for(
             "handler", {"resourceUri": panel.uri, "handlerUri": "export"}, params
         ),
-        "import_url": url_for(
-            "handler", {"resourceUri": panel.uri, "handlerUri": "import"}
-        ),
-        "import_errors": list(import_errors),
+        "import_url": page_url(panel.uri, "import-page"),
     }
 
 

@@ -84,15 +84,28 @@ class Lifecycle:
 class Actor:
     """One user acting on one resource: abilities, scope and hooks."""
 
-    def __init__(self, lifecycle: Lifecycle, user: Any, awaiter: Awaiter) -> None:
+    def __init__(
+        self,
+        lifecycle: Lifecycle,
+        user: Any,
+        awaiter: Awaiter,
+        *,
+        rehearsal: bool = False,
+    ) -> None:
         self.lifecycle = lifecycle
         self.user = user
         self._resource = lifecycle.resource
         self._await = awaiter
+        # An import's preview, rolled back: its ``after_*`` hooks do not run.
+        self.rehearsal = rehearsal
 
     def acting_on(self, lifecycle: Lifecycle) -> Actor:
         """The same user acting on another resource (a relation's target)."""
-        return Actor(lifecycle, self.user, self._await)
+        return Actor(lifecycle, self.user, self._await, rehearsal=self.rehearsal)
+
+    def rehearsing(self) -> Actor:
+        """The same user in a write that is rolled back (an import's preview)."""
+        return Actor(self.lifecycle, self.user, self._await, rehearsal=True)
 
     def _run(self, answer: Any) -> Any:
         return self._await(answer) if inspect.isawaitable(answer) else answer
@@ -157,5 +170,7 @@ class Actor:
 
     def notify(self, name: str, *args: Any) -> None:
         """Run the hook ``name`` (``after_created``, ``before_deleting``…) if defined."""
+        if self.rehearsal and name.startswith("after_"):
+            return
         if name in self.lifecycle.hooks:
             self._hook(name, *args)

@@ -211,6 +211,21 @@ def test_a_page_upload_goes_back_to_the_list(client: Client) -> None:
     assert response["Location"] == "/admin/resource/gadget-resource/index-page"
 
 
+def test_a_preview_writes_nothing(client: Client) -> None:
+    preview = IMPORT + "?dry_run=1"
+    text = b"name,price\nPreviewed,1\n,2\n"
+    response = client.post(preview, text, content_type="text/csv")
+    assert response.status_code == 422, response.content
+    assert (response.json()["create"], list(response.json()["errors"])) == (
+        2,
+        ["row 3"],
+    )
+    good = b"name,price\nPreviewed,1\n"
+    response = client.post(preview, good, content_type="text/csv")
+    assert (response.status_code, response.json()["errors"]) == (200, {})
+    assert client.get(CRUD, {"search": "Previewed"}).json()["data"] == []
+
+
 def test_unknown_handlers_and_wrong_methods(client: Client) -> None:
     assert client.get("/admin/resource/gadget-resource/handler/nope").status_code == 404
     assert client.get("/admin/resource/no-such/handler/export").status_code == 404

@@ -81,6 +81,21 @@ def check_rows(
     A create keeps its row's key in its values (a generated key only with
     ``keep_keys``).
     """
+    checked, errors = check_each(rows, existing, inputs, keep_keys=keep_keys)
+    if errors:
+        raise InvalidInput(errors)
+    return checked
+
+
+def check_each(
+    rows: Sequence[CsvRow],
+    existing: Collection[Any],
+    inputs: Inputs,
+    *,
+    keep_keys: bool = True,
+) -> tuple[list[ImportRow], dict[str, list[str]]]:
+    """``check_rows`` without stopping: the rows ready to write, and every other
+    row's errors by its label."""
     checked: list[ImportRow] = []
     errors: dict[str, list[str]] = {}
     for row in rows:
@@ -96,9 +111,7 @@ def check_rows(
         if not update and row.key is not None and keep_keys:
             values = {inputs.key_name: row.key, **values}
         checked.append((row.label, row.key if update else None, values))
-    if errors:
-        raise InvalidInput(errors)
-    return checked
+    return checked, errors
 
 
 class ImportTally:
@@ -137,6 +150,10 @@ class ImportTally:
         return InvalidInput({self.label: ["The record conflicts with existing data."]})
 
 
+class RolledBack(Exception):
+    """Raised in an import's transaction to roll it back: a preview's rehearsal."""
+
+
 def largest_kept_key(rows: Iterable[ImportRow], key_name: str) -> int | None:
     """The largest integer key new records keep (where a sequence must catch up)."""
     kept = [
@@ -162,10 +179,13 @@ def sequence_catch_up(table: str, column: str, largest: int) -> str:
     )
 
 
-def imported(created: int, updated: int) -> dict[str, Any]:
-    """The answer to an import that wrote every row."""
+def imported(
+    created: int, updated: int, nouns: tuple[str, str] = ("record", "records")
+) -> dict[str, Any]:
+    """The answer to an import that wrote every row; ``nouns``: what a record is
+    called, one and many (the pages name the resource's)."""
     total = created + updated
-    message = f"Imported {total} record{'' if total == 1 else 's'}: "
+    message = f"Imported {total} {nouns[0] if total == 1 else nouns[1]}: "
     message += f"{created} created, {updated} updated."
     return {
         "message": message,

@@ -4,15 +4,17 @@
 ``filter[…]``, ``query-tag`` and ``sort`` (every page of them). ``POST
 …/handler/import`` writes a CSV file in one transaction, all rows or none; what an
 upload may be, how rows are checked and what the answer says are the kernel's
-(``panel_core.imports``, shared with the Django panels). A browser's upload (the index
-page's form) is sent back to the list: with a flash message, or with every row's
-errors when the file is refused.
+(``panel_core.imports``, shared with the Django panels). With ``dry_run=1`` it is a
+preview that writes nothing (``panel_core.import_page``): the import page's upload
+form asks for one, and its confirm form imports. A browser's import is sent back to
+the list with a flash message; a refused one shows the preview of every row's errors.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Collection
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import Request, Response
 from fastapi.responses import StreamingResponse
@@ -22,7 +24,19 @@ from starlette.datastructures import Headers, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
 from panel_core import csv_text, imports
+from panel_core.import_page import (
+    PREVIEW_FIELD,
+    Preview,
+    carry_limit,
+    import_context,
+    nouns,
+    preview_text,
+    previewed,
+    previewing,
+    upload_text,
+)
 from panel_core.lifecycle import Actor
+from panel_core.resource_pages import resource_templates
 from panel_core.routes import HANDLER_METHODS
 
 from .accept import wants_json
@@ -33,7 +47,7 @@ from .flash import flash
 from .redirects import see_other
 from .registry import PanelResource
 from .responses import json_response
-from .views import index_page
+from .templating import render
 
 
 @dataclass(frozen=True)
@@ -58,37 +72,89 @@ async def export_csv(request: Request, panel: PanelResource) -> Response:
 
 
 async def import_csv(request: Request, panel: PanelResource) -> Response:
-    """Create and update records from a CSV file: all rows, or none."""
+    """Create and update records from a CSV file: all rows, or none; with
+    ``dry_run=1``, a preview that writes nothing (``panel_core.import_page``)."""
     limit = request.app.state.settings.max_import_size
     engine: Engine = request.app.state.engine
+    query = request.query_params
     try:
-        text, choice = await read_upload(request, limit)
+        text, fields = await read_upload(request, limit)
         keep_keys = imports.keeps_keys(
-            request.query_params.get(imports.KEYS_FIELD, choice)
+            query.get(imports.KEYS_FIELD, fields.get(imports.KEYS_FIELD))
         )
+    except InvalidInput as exc:
+        return await _refused(request, panel, exc.errors)
+    acting = actor(request, panel)
+    if previewing(query.get(PREVIEW_FIELD, fields.get(PREVIEW_FIELD))):
+        result = await run_in_threadpool(
+            _preview, panel, engine, text, acting, keep_keys
+        )
+        if wants_json(request):
+            status = 422 if result.errors else 200
+            return json_response(previewed(result), status_code=status)
+        return await _import_page(request, panel, result, text, keep_keys)
+    try:
         rows = csv_text.read_rows(type(panel.resource), text)
-        acting = actor(request, panel)
         created, updated = await run_in_threadpool(
             _import, panel, engine, rows, acting, keep_keys
         )
     except (csv_text.CsvError, InvalidInput) as exc:
-        if not wants_json(request):  # the list again, with every row's errors
-            lines = imports.error_lines(exc.errors)
-            return await index_page(
-                request, panel, import_errors=lines, status_code=422
-            )
-        return json_response(imports.refused(exc.errors), status_code=422)
-    body = imports.imported(created, updated)
-    if not wants_json(request):
-        flash(request, body["message"], body["messageType"])
-        return see_other(panel.resource.index_page_url())
-    return json_response(body)
+        if wants_json(request):
+            return json_response(imports.refused(exc.errors), status_code=422)
+        result = await run_in_threadpool(
+            _preview, panel, engine, text, acting, keep_keys
+        )
+        return await _import_page(request, panel, result, text, keep_keys)
+    if wants_json(request):
+        return json_response(imports.imported(created, updated))
+    body = imports.imported(created, updated, nouns(panel))
+    flash(request, body["message"], body["messageType"])
+    return see_other(panel.resource.index_page_url())
+
+
+async def _refused(
+    request: Request, panel: PanelResource, errors: dict[str, list[str]]
+) -> Response:
+    """An upload that could not be read: its errors, as JSON or on the import page."""
+    if wants_json(request):
+        return json_response(imports.refused(errors), status_code=422)
+    return await _import_page(request, panel, Preview(0, 0, errors), None, True)
+
+
+async def _import_page(
+    request: Request,
+    panel: PanelResource,
+    result: Preview,
+    text: str | None,
+    keep_keys: bool,
+) -> Response:
+    """The import page showing the preview (422 when a row has errors)."""
+    limit = carry_limit(request.app.state.settings.max_body_size)
+    context = import_context(
+        panel, result=result, text=text, keep_keys=keep_keys, limit=limit
+    )
+    names = resource_templates(panel.uri, "import.html")
+    status = 422 if result.errors else 200
+    return render(request, names, context, status_code=status)
 
 
 HANDLERS = {
     "export": Handler(HANDLER_METHODS["export"], export_csv),
     "import": Handler(HANDLER_METHODS["import"], import_csv),
 }
+
+
+def _preview(
+    panel: PanelResource, engine: Engine, text: str, acting: Actor, keep_keys: bool
+) -> Preview:
+    def rehearse(rows: list[imports.ImportRow]) -> None:
+        panel.store.import_records(engine, rows, acting, rehearsal=True)
+
+    def existing(keys: list[Any]) -> Collection[Any]:
+        found: Collection[Any] = panel.store.existing_keys(engine, keys, acting)
+        return found
+
+    return preview_text(panel, text, existing, rehearse, keep_keys=keep_keys)
 
 
 def _import(
@@ -104,20 +170,19 @@ def _import(
     return panel.store.import_records(engine, checked, acting)
 
 
-async def read_upload(request: Request, limit: int) -> tuple[str, str | None]:
-    """The uploaded CSV text (the ``file`` of a multipart form, or the whole body),
-    and the form's ``keys`` choice (``None`` without a form)."""
+async def read_upload(request: Request, limit: int) -> tuple[str, dict[str, str]]:
+    """The uploaded CSV text (the ``file`` of a multipart form, the text a preview
+    carried, or the whole body), and the form's text fields (none without a form)."""
     media_type = imports.check_media_type(request.headers.get("content-type", ""))
     raw = await read_raw(request, limit)
     if media_type != imports.MULTIPART:
-        return imports.decode(raw), None
-    raw, choice = await _form_file(request.headers, raw, limit)
-    return imports.decode(raw), choice
+        return imports.decode(raw), {}
+    return await _form_text(request.headers, raw, limit)
 
 
-async def _form_file(
+async def _form_text(
     headers: Headers, raw: bytes, limit: int
-) -> tuple[bytes, str | None]:
+) -> tuple[str, dict[str, str]]:
     async def stream() -> AsyncGenerator[bytes, None]:
         yield raw
 
@@ -130,9 +195,8 @@ async def _form_file(
         raise InvalidInput({imports.FILE_FIELD: [exc.message]}) from None
     try:
         upload = form.get(imports.FILE_FIELD)
-        if not isinstance(upload, UploadFile):
-            raise imports.missing_file()
-        choice = form.get(imports.KEYS_FIELD)
-        return await upload.read(), choice if isinstance(choice, str) else None
+        fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+        content = await upload.read() if isinstance(upload, UploadFile) else None
+        return upload_text(content, fields), fields
     finally:
         await form.close()

@@ -8,7 +8,7 @@ what the templates get is built by the kernel (``panel_core.resource_pages``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import Request, Response
@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.db import transaction
 from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
+from panel_core.import_page import import_context
 from panel_core.pages import FRAGMENTS
 from panel_core.resource_pages import (
     Errors,
@@ -51,11 +52,8 @@ def _pickers(request: Request, found: list[Target]) -> dict[str, Any]:
     return {target.field: actor(request, target.panel) for target in found}
 
 
-async def index_context(
-    request: Request, panel: PanelResource, import_errors: Sequence[str] = ()
-) -> dict[str, Any]:
-    """Everything the index page shows: table, pages, search, tags and filters
-    (and why a CSV file just uploaded was refused)."""
+async def index_context(request: Request, panel: PanelResource) -> dict[str, Any]:
+    """Everything the index page shows: table, pages, search, tags and filters."""
     params = list_params(request.query_params.multi_items())
     query = panel.list_query(params)
     found = targets(_registry(request), panel)
@@ -81,21 +79,20 @@ async def index_context(
         labels=labels,
         options=options,
         can=can,
-        import_errors=import_errors,
     )
 
 
-async def index_page(
-    request: Request,
-    panel: PanelResource,
-    *,
-    import_errors: Sequence[str] = (),
-    status_code: int = 200,
-) -> Response:
-    """The list of a resource's records (after a refused CSV upload: with why)."""
-    context = await index_context(request, panel, import_errors)
+async def index_page(request: Request, panel: PanelResource) -> Response:
+    """The list of a resource's records."""
+    context = await index_context(request, panel)
     names = resource_templates(panel.uri, "index.html")
-    return render(request, names, context, status_code=status_code)
+    return render(request, names, context)
+
+
+def import_page(request: Request, panel: PanelResource) -> Response:
+    """The CSV import's upload form (``panel_core.import_page``)."""
+    names = resource_templates(panel.uri, "import.html")
+    return render(request, names, import_context(panel))
 
 
 async def form_page(

@@ -1,7 +1,7 @@
 """The framework-neutral panel kernel: fields, resources, list queries, the spec,
 the route table and URL helpers (``routes``, ``pages``, ``navigation``, ``endpoints``,
 ``page_links``), the current request (``current``), CSV text and imports
-(``csv_text``, ``imports``), async methods' names and answers (``methods``), the
+(``csv_text``, ``imports``, and the import page's preview: ``import_page``), async methods' names and answers (``methods``), the
 panel's exceptions (``errors``), request bodies checked with Pydantic (``inputs``,
 ``passwords``), logins (``credentials``), the list answer (``pagination``), and what
 pages show: URLs and safe redirect targets (``urls``), table cells (``table``), form

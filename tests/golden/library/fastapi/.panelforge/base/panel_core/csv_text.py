@@ -110,6 +110,17 @@ def export_chunks(
 
 def read_rows(resource: type[Resource], text: str) -> list[CsvRow]:
     """The records of an import file; ``CsvError`` names every malformed row."""
+    rows, errors = parse_rows(resource, text)
+    if errors:
+        raise CsvError(errors)
+    return rows
+
+
+def parse_rows(
+    resource: type[Resource], text: str
+) -> tuple[list[CsvRow], dict[str, list[str]]]:
+    """The well-formed records of an import file, and why each other row is not
+    (a preview lists both); ``CsvError`` when the file itself is unreadable."""
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         table = list(reader)
@@ -134,9 +145,7 @@ def read_rows(resource: type[Resource], text: str) -> list[CsvRow]:
             rows.append(_row(resource, label, columns, cells))
         except ValueError as exc:
             errors[label] = [str(exc)]
-    if errors:
-        raise CsvError(errors)
-    return rows
+    return rows, errors
 
 
 def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:

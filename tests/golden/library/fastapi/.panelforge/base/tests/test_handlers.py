@@ -167,6 +167,21 @@ def test_a_page_upload_goes_back_to_the_list(client: TestClient) -> None:
     assert response.headers["location"] == "/admin/resource/gadget-resource/index-page"
 
 
+def test_a_preview_writes_nothing(client: TestClient) -> None:
+    text = b"name,price\nPreviewed,1\n,2\n"
+    csv_type = {"Content-Type": "text/csv"}
+    response = client.post(IMPORT + "?dry_run=1", content=text, headers=csv_type)
+    assert response.status_code == 422, response.text
+    assert (response.json()["create"], list(response.json()["errors"])) == (
+        2,
+        ["row 3"],
+    )
+    good = b"name,price\nPreviewed,1\n"
+    response = client.post(IMPORT + "?dry_run=1", content=good, headers=csv_type)
+    assert (response.status_code, response.json()["errors"]) == (200, {})
+    assert client.get(CRUD, params={"search": "Previewed"}).json()["data"] == []
+
+
 def test_unknown_handlers_and_wrong_methods(client: TestClient) -> None:
     assert client.get("/admin/resource/gadget-resource/handler/nope").status_code == 404
     assert client.get("/admin/resource/no-such/handler/export").status_code == 404

@@ -10,13 +10,14 @@ user may use (``panel.authorize.page_abilities``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
+from panel_core.import_page import import_context
 from panel_core.resource_pages import (
     Errors,
     detail_context,
@@ -34,11 +35,8 @@ from .registry import PanelResource
 from .templating import render
 
 
-def index_context(
-    request: HttpRequest, panel: PanelResource, import_errors: Sequence[str] = ()
-) -> dict[str, Any]:
-    """Everything the index page shows: table, pages, search, tags and filters
-    (and why a CSV file just uploaded was refused)."""
+def index_context(request: HttpRequest, panel: PanelResource) -> dict[str, Any]:
+    """Everything the index page shows: table, pages, search, tags and filters."""
     params = list_params((n, v) for n, vs in request.GET.lists() for v in vs)
     query = panel.list_query(params)
     found = targets(panel)
@@ -53,21 +51,20 @@ def index_context(
         labels=load_labels(found, items, acting),
         options=load_related(found, acting, filter_values(params)),
         can=page_abilities(acting),
-        import_errors=import_errors,
     )
 
 
-def index_page(
-    request: HttpRequest,
-    panel: PanelResource,
-    *,
-    import_errors: Sequence[str] = (),
-    status: int = 200,
-) -> HttpResponse:
-    """The list of a resource's records (after a refused CSV upload: with why)."""
-    context = index_context(request, panel, import_errors)
+def index_page(request: HttpRequest, panel: PanelResource) -> HttpResponse:
+    """The list of a resource's records."""
+    context = index_context(request, panel)
     names = resource_templates(panel.uri, "index.html")
-    return render(request, names, context, status=status)
+    return render(request, names, context)
+
+
+def import_page(request: HttpRequest, panel: PanelResource) -> HttpResponse:
+    """The CSV import's upload form (``panel_core.import_page``)."""
+    names = resource_templates(panel.uri, "import.html")
+    return render(request, names, import_context(panel))
 
 
 def form_page(

@@ -19,6 +19,7 @@ from panel_core.errors import InvalidInput, NotFound
 from panel_core.imports import (
     ImportRow,
     ImportTally,
+    RolledBack,
     largest_kept_key,
     sequence_catch_up,
 )
@@ -104,15 +105,17 @@ class BulkMethods:
         return found
 
     def import_records(
-        self, rows: Sequence[ImportRow], actor: Actor
+        self, rows: Sequence[ImportRow], actor: Actor, *, rehearsal: bool = False
     ) -> tuple[int, int]:
         """Create (key ``None``) or update each ``(label, key, values)``: all or none.
 
         Each row goes through the resource's hooks, as a create or an update from the
         API would. Returns how many records were created and updated; errors name the
-        row label.
+        row label. A ``rehearsal`` (an import's preview) is rolled back.
         """
         tally = ImportTally()
+        if rehearsal:
+            actor = actor.rehearsing()
 
         def write_row(key: Any, values: Mapping[str, Any]) -> list[str]:
             try:
@@ -128,9 +131,13 @@ class BulkMethods:
         try:
             with transaction.atomic():
                 tally.write(rows, write_row)
+                if rehearsal:
+                    raise RolledBack()
                 self._catch_up(rows)
         except IntegrityError:
             raise tally.conflict() from None
+        except RolledBack:
+            pass
         return tally.created, tally.updated
 
     def _catch_up(self, rows: Sequence[ImportRow]) -> None:

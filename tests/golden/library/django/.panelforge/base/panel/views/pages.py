@@ -16,7 +16,7 @@ from panel_core.pages import FRAGMENT, PageError
 from ..accept import wants_page_json
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
-from ..resource_pages import detail_page, form_page, index_page
+from ..resource_pages import detail_page, form_page, import_page, index_page
 from ..site import site
 from ..templating import render
 from .dashboard import dashboard_summaries
@@ -41,7 +41,8 @@ def resource_page(
     pageUri: str,  # noqa: N803
     resourceItem: str | None = None,  # noqa: N803
 ) -> HttpResponse:
-    """A resource's index page (or one of its fragments), form or detail page."""
+    """A resource's index page (or one of its fragments), form, detail or import
+    page."""
     panel = _page_resource(request, resourceUri)
     if resourceItem is None:
         fragment = request.GET.get(FRAGMENT)
@@ -49,6 +50,8 @@ def resource_page(
             return render_fragment(request, panel, fragment, pageUri)
         if pageUri == "index-page":
             return index_page(request, panel)
+        if pageUri == "import-page":
+            return import_page(request, panel)
         if pageUri == "form-page":
             params = ((n, v) for n, vs in request.GET.lists() for v in vs)
             prefilled = prefilled_values(type(panel.resource), params)

@@ -17,6 +17,7 @@ from panel_core.abilities import UPDATE
 from panel_core.imports import (
     ImportRow,
     ImportTally,
+    RolledBack,
     largest_kept_key,
     sequence_catch_up,
 )
@@ -141,15 +142,22 @@ class BulkMethods:
         return found
 
     def import_records(
-        self, engine: Engine, rows: Sequence[ImportRow], actor: Actor
+        self,
+        engine: Engine,
+        rows: Sequence[ImportRow],
+        actor: Actor,
+        *,
+        rehearsal: bool = False,
     ) -> tuple[int, int]:
         """Create (key ``None``) or update each ``(label, key, values)``: all or none.
 
         Each row goes through the resource's hooks, as a create or an update from
         the API would. Returns how many records were created and updated; errors name
-        the row label.
+        the row label. A ``rehearsal`` (an import's preview) is rolled back.
         """
         tally = ImportTally()
+        if rehearsal:
+            actor = actor.rehearsing()
         try:
             with transaction(engine, writes=True) as connection, writing(connection):
 
@@ -166,9 +174,13 @@ class BulkMethods:
                         return [m for group in exc.errors.values() for m in group]
 
                 tally.write(rows, write_row)
+                if rehearsal:
+                    raise RolledBack()
                 self._catch_up(connection, rows)
         except IntegrityError:
             raise tally.conflict() from None
+        except RolledBack:
+            pass
         return tally.created, tally.updated
 
     def _catch_up(self, connection: Connection, rows: Sequence[ImportRow]) -> None:

@@ -41,7 +41,7 @@ from .registry import PanelResource, Registry
 from .responses import json_response
 from .templating import render
 from .urls import login_url
-from .views import detail_page, form_page, index_page, render_fragment
+from .views import detail_page, form_page, import_page, index_page, render_fragment
 
 _FORM_ROUTES = frozenset({"crud.store", "crud.update"})
 
@@ -69,13 +69,16 @@ async def home(request: Request) -> Response:
 
 @router.get("/resource/{resourceUri}/{pageUri}", name="resource.page")
 async def resource_page(request: Request, panel: Page) -> Response:
-    """A resource's index page (or one of its fragments), or its create form."""
+    """A resource's index page (or one of its fragments), its create form, or its
+    import page."""
     page_uri = request.path_params["pageUri"]
     fragment = request.query_params.get(FRAGMENT)
     if page_uri == "index-page" and fragment:
         return await render_fragment(request, panel, page_uri, fragment)
     if page_uri == "index-page":
         return await index_page(request, panel)
+    if page_uri == "import-page":
+        return import_page(request, panel)
     if page_uri == "form-page":
         params = request.query_params.multi_items()
         prefilled = prefilled_values(type(panel.resource), params)
