@@ -14,6 +14,7 @@ empty database (they make their own records and find them by a marker).
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -36,10 +37,13 @@ from generator.manifest.load import load_manifest
 from .support import EMAIL, OTHER_EMAIL, PASSWORD, Database, Deployment
 
 DATABASES = ["sqlite", "postgres"]
-# MariaDB on one example per framework (CI time): the FastAPI project logs in with
-# tokens (JWT), the Django one with a session, so both frameworks and both ways of
-# logging in meet MariaDB.
+# Every example on SQLite; on a database server, each framework × example once (CI
+# time), so each framework meets both servers and both ways of logging in meet each:
+# MariaDB serves FastAPI's todo (JWT) and Django's library (session), PostgreSQL the
+# other two. ``PANELFORGE_FULL_MATRIX=1`` serves every example on PostgreSQL too.
 MARIADB_EXAMPLES = {"fastapi": "todo", "django": "library"}
+POSTGRES_EXAMPLES = {"fastapi": "library", "django": "todo"}
+FULL_MATRIX = bool(os.environ.get("PANELFORGE_FULL_MATRIX"))
 MARKS = {"postgres": [pytest.mark.postgres], "mariadb": [pytest.mark.mariadb]}
 MANIFESTS = {
     example: load_manifest(REPO / "examples" / f"{example}.yaml")
@@ -47,15 +51,26 @@ MANIFESTS = {
 }
 
 
+def _served_on(framework: str, example: str, database: str) -> bool:
+    """Whether ``framework`` × ``example`` is served on ``database`` by default."""
+    if database == "mariadb":
+        return MARIADB_EXAMPLES[framework] == example
+    if database == "postgres":
+        return FULL_MATRIX or POSTGRES_EXAMPLES[framework] == example
+    return True
+
+
 def _params(examples: list[str], databases: list[str] = DATABASES) -> list:
-    """Each framework × example × database; MariaDB with the full matrix only."""
-    combinations = list(itertools.product(FRAMEWORKS, examples, databases))
+    """Each framework × one of ``examples`` × database, where it is served."""
     if databases == DATABASES:
-        combinations += [
-            (framework, example, "mariadb")
-            for framework, example in MARIADB_EXAMPLES.items()
-            if example in examples
-        ]
+        databases = [*DATABASES, "mariadb"]
+    combinations = [
+        (framework, example, database)
+        for framework, example, database in itertools.product(
+            FRAMEWORKS, examples, databases
+        )
+        if _served_on(framework, example, database)
+    ]
     return [
         pytest.param(
             (framework, example, database),

@@ -10,6 +10,7 @@ API, a migration is undone, and undoing one that would round a number is refused
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from conftest import MARIADB_PARAM, SERVERS, Server, run_panelforge, sqlalchemy_url
+from conftest import SERVERS, Server, run_panelforge, sqlalchemy_url
 
 pytestmark = pytest.mark.e2e
 
@@ -193,9 +194,9 @@ def changed(text: str, *replacements: tuple[str, str]) -> str:
     return text
 
 
-@pytest.fixture(params=["fastapi", "django"])
-def panel(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Panel:
-    made = Panel(tmp_path, request.param, database_url)
+@pytest.fixture
+def panel(framework: str, tmp_path: Path, database_url: str) -> Panel:
+    made = Panel(tmp_path, framework, database_url)
     result = made.generate(BASE, "--quiet")
     assert result.returncode == 0, result.stderr
     made.migrate()
@@ -300,10 +301,29 @@ REFUSED: list[tuple[str, Callable[[str], str], tuple[str, ...]]] = [
 ]
 
 
+def _matrix() -> list:
+    """Both frameworks on SQLite, and each on one database server (CI time):
+    FastAPI on PostgreSQL, Django on MariaDB; ``PANELFORGE_FULL_MATRIX=1``: every
+    framework on every database."""
+    servers = {"postgres": [pytest.mark.postgres], "mariadb": [pytest.mark.mariadb]}
+    if os.environ.get("PANELFORGE_FULL_MATRIX"):
+        pairs = [(f, d) for f in ("fastapi", "django") for d in ("sqlite", *servers)]
+    else:
+        pairs = [
+            ("fastapi", "sqlite"),
+            ("django", "sqlite"),
+            ("fastapi", "postgres"),
+            ("django", "mariadb"),
+        ]
+    return [
+        pytest.param(f, d, id=f"{f}-{d}", marks=servers.get(d, [])) for f, d in pairs
+    ]
+
+
 # MariaDB too (MySQL's DDL cannot roll back, its renames restate the column, its
 # foreign keys need their index): the chain of changes is where that shows.
 @pytest.mark.parametrize(
-    "database_url", ["sqlite", "postgres", MARIADB_PARAM], indirect=True
+    ("framework", "database_url"), _matrix(), indirect=["database_url"]
 )
 def test_every_change_keeps_or_refuses_and_the_rows_still_save(panel: Panel) -> None:
     url = panel.url

@@ -6,7 +6,9 @@ Every case: `panelforge check -o .` exits 0 right after `copier copy`, regenerat
 adds no change, and the default database file and the JWT issuer are the answered
 project's and stay so (even when regenerated from the original manifest, whose name
 differs). The whole workflow runs for two cases, one per framework: a fresh
-virtualenv per case (~1 min with pip's cache) plus the project's own tests.
+virtualenv per case (~1 min with pip's cache) plus the project's own tests; then, in
+that venv, what a user runs next (``python -m app migrate`` from another folder, or
+``manage.py check --deploy`` and ``migrate``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_panelforge, tree_files
+from conftest import REPO, project_env, run_panelforge, tree_files
 
 pytestmark = pytest.mark.e2e
 
@@ -203,3 +205,36 @@ def test_every_workflow_step_passes_in_a_fresh_venv(tmp_path: Path, case: str) -
             + result.stdout[-4000:]
             + result.stderr[-3000:]
         )
+    _then_what_users_run_next(project, tmp_path, env, CASES[case][2])
+
+
+def _then_what_users_run_next(
+    project: Path, tmp_path: Path, env: dict[str, str], framework: str
+) -> None:
+    """In the venv the workflow installed into: the FastAPI project's package is found
+    from any folder (``python -m app``), the Django one passes ``check --deploy``; and
+    both migrate a new database."""
+    env = {**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'installed.db'}"}
+    if framework == "fastapi":
+        commands = [["-m", "app", *args] for args in (["--help"], ["migrate"])]
+        commands.append(["-m", "app", "serve", "--help"])
+        where = tmp_path  # not the project folder
+    else:
+        secrets = project_env(project, "")
+        env |= {name: secrets[name] for name in ("SECRET_KEY", "JWT_SECRET")}
+        commands = [
+            ["manage.py", "check", "--deploy", "--fail-level", "ERROR"],
+            ["manage.py", "migrate"],
+        ]
+        where = project
+    for command in commands:
+        result = subprocess.run(
+            ["python", *command],
+            cwd=where,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+    assert (tmp_path / "installed.db").is_file()
