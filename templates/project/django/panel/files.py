@@ -16,6 +16,8 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_http_methods
 
@@ -28,7 +30,7 @@ from panel_core.storage import CHUNK, Storage, storage_from
 from panel_core.uploads import MultipartReader, is_multipart
 from panel_core.versions import Expected
 
-from .bodies import dechunk, read_body
+from .bodies import dechunk, keep_form, read_body
 from .registry import PanelResource, registry
 
 _READ = "panel_upload"  # the request attribute keeping a multipart body's reading
@@ -38,6 +40,13 @@ _READ = "panel_upload"  # the request attribute keeping a multipart body's readi
 def storage() -> Storage:
     """The project's file storage (``PANEL_STORAGE_URL``, else ``PANEL_MEDIA_ROOT``)."""
     return storage_from(settings.PANEL_STORAGE_URL, settings.PANEL_MEDIA_ROOT)
+
+
+@receiver(setting_changed)
+def _storage_changed(*, setting: str, **_kwargs: Any) -> None:
+    """Another storage where a test changes its settings."""
+    if setting in ("PANEL_STORAGE_URL", "PANEL_MEDIA_ROOT"):
+        storage.cache_clear()
 
 
 def file_specs(panel: PanelResource) -> tuple[kernel.File, ...]:
@@ -67,7 +76,17 @@ def upload_of(request: HttpRequest, resource_uri: str) -> MultipartReader | None
     while chunk := request.read(CHUNK):
         reader.feed(chunk)
     setattr(request, _READ, reader)
+    # The form's fields, as an urlencoded form's: its version, its save button,
+    # and its values again beside the errors if it is refused.
+    keep_form(request, reader.pairs)
     return reader
+
+
+def multipart_form(request: HttpRequest) -> list[tuple[str, str]] | None:
+    """The text fields of the record's multipart form the request carried (``None``:
+    it carried none)."""
+    found = getattr(request, _READ, None)
+    return None if found is None else found.pairs
 
 
 def file_body(

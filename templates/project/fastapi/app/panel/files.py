@@ -3,8 +3,9 @@
 ``file_body`` reads the body of a write to a resource with file fields: a multipart
 form streams through the kernel's ``MultipartReader`` (413 as soon as a file passes
 its field's ``maxBytes`` or the body ``MAX_UPLOAD_SIZE``), its files are checked and
-stored (``panel_core.file_writes``), and the form's fields come back with them; any
-other body is read as usual. ``crud.file`` serves a stored file to a logged-in user
+stored (``panel_core.file_writes``), and the form's fields come back with them (and
+are kept as an urlencoded form's are: ``formdata.form_value``); any other body is
+read as usual. ``crud.file`` serves a stored file to a logged-in user
 who may view the resource (``panel_core.downloads``).
 """
 
@@ -28,6 +29,7 @@ from panel_core.uploads import MultipartReader, is_multipart
 from panel_core.versions import Expected
 
 from .bodies import read_body
+from .formdata import FORM_KEY
 from .guards import PANEL_GUARDS
 from .registry import PanelResource, Registry
 
@@ -72,6 +74,9 @@ async def file_body(
     try:
         async for chunk in request.stream():
             reader.feed(chunk)
+        # The form's fields, as an urlencoded form's: its version, its save button,
+        # and its values again beside the errors if it is refused.
+        request.scope[FORM_KEY] = reader.pairs
         writes = FileWrites(storage_of(request), panel.uri, specs)
         stored = await run_in_threadpool(writes.store, reader.uploads)
     finally:
