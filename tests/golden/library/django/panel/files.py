@@ -23,7 +23,11 @@ from django.views.decorators.http import require_http_methods
 
 from panel_core import fields as kernel
 from panel_core.downloads import download
-from panel_core.file_writes import FileWrites, deleted_files, form_pairs_with_files
+from panel_core.file_writes import (
+    FileWrites,
+    files_removed_after,
+    form_pairs_with_files,
+)
 from panel_core.inputs import Body, without_blank_secrets
 from panel_core.lifecycle import Actor
 from panel_core.storage import CHUNK, Storage, storage_from
@@ -151,15 +155,14 @@ def delete_with_files(
     *,
     for_good: bool,
 ) -> Any:
-    """``delete()`` of the records ``read()`` gives, then (once committed and
-    ``for_good``: not into the trash) the removal of their files."""
+    """``delete()`` of the records ``read()`` gives; once it has committed (and
+    ``for_good``: not into the trash), the removal of their files and of those of
+    the records its delete rules erased with them (a cascade)."""
     specs = kernel.file_fields(type(panel.resource).fields)
-    if not specs or not for_good:
+    with files_removed_after(storage()) as removed:
+        if specs and for_good:
+            removed.extend(r.get(spec.name) for r in read() for spec in specs)
         return delete()
-    records = read()
-    done = delete()
-    deleted_files(storage(), records, [spec.name for spec in specs])
-    return done
 
 
 @require_http_methods(["GET"])
