@@ -73,7 +73,8 @@ def _form_again(
     item = kwargs.get("resourceItem")
     key = None if item is None else panel.key(item)
     # Form pairs (an urlencoded form's without the form's own "_" fields).
-    body = multipart_form(request) or read_body(request)
+    multipart = multipart_form(request)
+    body = read_body(request) if multipart is None else multipart
     values = submitted_values(
         type(panel.resource), body if isinstance(body, list) else []
     )
