@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import runpy
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from generator import cli
 from generator.manifest.load import load_manifest
 from generator.model import ir
 from generator.model.samples import creation_order, sample_payload
+from generator.model.uploads import sample_uploads
 
 # By class only builtin categories can be named here (Python reads the variable
 # before it can import SQLAlchemy): SQLAlchemy's warnings derive from these two.
@@ -31,6 +33,10 @@ _STRICT_WARNINGS = "error::DeprecationWarning,error::RuntimeWarning"
 EMAIL = "roundtrip@example.com"
 PASSWORD = "round trip password, long enough"
 JSON = {"Accept": "application/json"}
+# The emitted tests' small valid files, made as they make them.
+_UPLOADS = runpy.run_path(
+    str(Path(__file__).parents[1] / "templates/project/_shared/tests/uploads.py")
+)
 HTML = {"Accept": "text/html"}
 
 
@@ -110,6 +116,22 @@ class Client:
         return response
 
 
+def _create(resource: ir.Resource, body: dict[str, Any]) -> dict[str, Any]:
+    """A create request's body: JSON, or a multipart form with the files the
+    emitted tests upload where the resource requires a file (``tests/uploads.py``)."""
+    files = sample_uploads(resource)
+    if not files:
+        return {"json": body}
+    text = {name: _form_text(value) for name, value in body.items()}
+    return {"data": text, "files": _UPLOADS["uploads"](files)}
+
+
+def _form_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
 def _update_body(resource: ir.Resource, body: dict[str, Any]) -> dict[str, Any]:
     """An update body: the create body's fields but the key (keys never change)."""
     return {name: value for name, value in body.items() if name != resource.key}
@@ -132,7 +154,9 @@ def crud_every_resource(client: Client) -> None:
         what = f"{resource.name}: create"
         client.expect(200, "GET", f"{base}/form-page", what, headers=HTML)
         body = sample_payload(resource, 1, keys)
-        created = client.expect(201, "POST", f"{base}/crud", what, json=body)
+        created = client.expect(
+            201, "POST", f"{base}/crud", what, **_create(resource, body)
+        )
         record = created.json()["data"]
         key = keys[resource.name] = record[resource.key]
         what = f"{resource.name}: read"

@@ -20,6 +20,7 @@ from ..model.samples import (
     missing_key,
     sample_payload,
 )
+from ..model.uploads import sample_uploads
 from ..regen.column_changes import DataCheck
 from ..render.plan import FilePlan
 from .action_source import action_fields, action_lines, field_call
@@ -229,7 +230,8 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     stays empty: it is optional). ``missing`` is a key no record has; ``keys``, where
     the client names the records (a code), the keys the tests give the records they
     create, one each; ``distinct``, per unique field (and one member of each unique
-    group), the values those records get, one each.
+    group), the values those records get, one each; ``files``, per required file
+    field, the media type of the file the tests upload to it.
     """
     order = creation_order(project)
     made = {resource.name: position for position, resource in enumerate(order)}
@@ -246,6 +248,7 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
             "missing": missing_key(resource),
             **({"keys": keys} if (keys := given_keys(resource)) else {}),
             **({"distinct": d} if (d := distinct_samples(resource)) else {}),
+            **({"files": f} if (f := sample_uploads(resource)) else {}),
         }
         for resource in order
     ]

@@ -5,7 +5,9 @@ served with local storage in a folder of the test's. In Chromium (Debian's, driv
 Playwright) a photo is created through its form with an image and a PDF; the list
 shows the image's thumbnail (a decoded image, not a broken one), the detail page
 previews it, the PDF's link downloads the same bytes as an attachment; the edit form
-shows the current files, replaces the image and removes the PDF.
+shows the current files, replaces the image and removes the PDF. A form refused for
+its file (a GIF where PNG or JPEG is asked for) comes back with the error and the
+title typed.
 """
 
 from __future__ import annotations
@@ -144,3 +146,23 @@ def test_upload_list_download_and_replace(tab: Any) -> None:
     row = tab.locator("table.records tbody tr", has_text=title)
     _expect()(row.locator("img.thumb")).to_have_attribute("alt", "dusk.png")
     assert row.locator("a", has_text="notes.pdf").count() == 0
+
+
+def _gif() -> bytes:
+    out = io.BytesIO()
+    Image.new("P", (8, 8)).save(out, "GIF")
+    return out.getvalue()
+
+
+def test_a_refused_upload_shows_the_form_again(tab: Any) -> None:
+    title = f"Refused in {tab.framework}"
+    tab.goto(f"{PHOTOS}/form-page")
+    tab.fill("#field-title", title)
+    tab.set_input_files(
+        "#field-picture",
+        {"name": "anim.gif", "mimeType": "image/gif", "buffer": _gif()},
+    )
+    tab.click("form.record-form button[type=submit]")
+    message = "The Picture field must be a file of type: image/png, image/jpeg."
+    _expect()(tab.locator("form.record-form")).to_contain_text(message)
+    _expect()(tab.locator("#field-title")).to_have_value(title)

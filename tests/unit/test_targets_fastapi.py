@@ -398,6 +398,7 @@ def test_api_test_cases_follow_the_fields() -> None:
         "round_trip": True,
         "trashed_relation": False,
         "soft_delete": False,
+        "uploads": False,
     }
     assert 'REQUIRED_MESSAGE = "The Title field is required."' in book["constants"]
     member = emitted_tests.api_test_context(library.resource("Member"), library)

@@ -29,9 +29,23 @@ def test_the_script_field_is_a_plain_text_field_long_enough() -> None:
 def test_the_cases_follow_the_resource() -> None:
     project = projects.project(projects.resource("Book", field("title", required=True)))
     context = pages_test_context(project.resources[0], project)
-    assert context["has"] == {"required": True, "patch": True, "script": True}
+    assert context["has"] == {
+        "required": True,
+        "patch": True,
+        "script": True,
+        "uploads": False,
+    }
+    assert context["files"] is None
     index_page = 'INDEX_PAGE = "/admin/resource/book-resource/index-page"'
     assert index_page in context["constants"]
+
+
+def test_a_required_image_is_uploaded_by_the_forms_that_create() -> None:
+    cover = field("cover", format="image", required=True)
+    project = projects.project(projects.resource("Album", cover))
+    context = pages_test_context(project.resources[0], project)
+    assert context["has"]["uploads"] is True
+    assert context["files"] == 'FILES = uploads({"cover": "image/png"})'
 
 
 def test_the_library_has_every_case() -> None:

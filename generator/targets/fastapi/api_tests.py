@@ -18,6 +18,7 @@ from ...model.samples import (
     missing_key,
     sample_value,
 )
+from ...model.uploads import sample_uploads
 from ..pysource import LINE_LENGTH, call, exploded, literal
 
 _RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
@@ -277,13 +278,16 @@ def _cases(
     cases["trashed_relation"] = target is not None and target.soft_delete
     cases["round_trip"] = _round_trips(resource)
     cases["soft_delete"] = resource.soft_delete
+    cases["uploads"] = bool(sample_uploads(resource))
     return cases
 
 
 def _round_trips(resource: ir.Resource) -> bool:
-    """Whether a CSV export imports back as it was: nothing it cannot write back."""
+    """Whether a CSV export imports back as it was: nothing it cannot write back (a
+    required password or file)."""
     return not any(
-        (f.format == "password" and f.required)
+        (f.format == "password" or f.is_file)
+        and f.required
         or (resource.is_read_only(f) and not f.is_key)
         for f in resource.fields
     )
@@ -296,6 +300,14 @@ def _assignment(name: str, value: Any) -> str:
     opening, closing = ("(", ")") if isinstance(value, tuple) else ("[", "]")
     items = [literal(v) for v in value]
     return exploded(f"{name} = {opening}", items, closing, indent=0)
+
+
+def files_line(resource: ir.Resource) -> str | None:
+    """The ``FILES`` a create uploads, where the resource requires a file."""
+    files = sample_uploads(resource)
+    if not files:
+        return None
+    return call("uploads", [literal(files)], indent=0, prefix="FILES = ")
 
 
 def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, Any]:
@@ -319,6 +331,7 @@ def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
         "constants": [_assignment(name, value) for name, value in constants],
         "parents": parents_context(resource, project),
         "payload": exploded("{", items, "}", indent=1),
+        "files": files_line(resource),
         "tags": [
             call(
                 "", [literal(tag.uri), literal(dict(tag.filter))], indent=2, suffix=","

@@ -58,9 +58,11 @@ def pages_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, 
         "constants": [_assignment(name, value) for name, value in constants],
         "parents": api["parents"],
         "payload": api["payload"],
+        "files": api["files"],
         "has": {
             "required": bool(required),
             "patch": bool(patch),
             "script": script is not None,
+            "uploads": api["files"] is not None,
         },
     }

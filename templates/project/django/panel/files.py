@@ -16,19 +16,25 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_http_methods
 
 from panel_core import fields as kernel
 from panel_core.downloads import download
-from panel_core.file_writes import FileWrites, deleted_files, form_pairs_with_files
+from panel_core.file_writes import (
+    FileWrites,
+    files_removed_after,
+    form_pairs_with_files,
+)
 from panel_core.inputs import Body, without_blank_secrets
 from panel_core.lifecycle import Actor
 from panel_core.storage import CHUNK, Storage, storage_from
 from panel_core.uploads import MultipartReader, is_multipart
 from panel_core.versions import Expected
 
-from .bodies import dechunk, read_body
+from .bodies import dechunk, keep_form, read_body
 from .registry import PanelResource, registry
 
 _READ = "panel_upload"  # the request attribute keeping a multipart body's reading
@@ -38,6 +44,13 @@ _READ = "panel_upload"  # the request attribute keeping a multipart body's readi
 def storage() -> Storage:
     """The project's file storage (``PANEL_STORAGE_URL``, else ``PANEL_MEDIA_ROOT``)."""
     return storage_from(settings.PANEL_STORAGE_URL, settings.PANEL_MEDIA_ROOT)
+
+
+@receiver(setting_changed)
+def _storage_changed(*, setting: str, **_kwargs: Any) -> None:
+    """Another storage where a test changes its settings."""
+    if setting in ("PANEL_STORAGE_URL", "PANEL_MEDIA_ROOT"):
+        storage.cache_clear()
 
 
 def file_specs(panel: PanelResource) -> tuple[kernel.File, ...]:
@@ -67,7 +80,17 @@ def upload_of(request: HttpRequest, resource_uri: str) -> MultipartReader | None
     while chunk := request.read(CHUNK):
         reader.feed(chunk)
     setattr(request, _READ, reader)
+    # The form's fields, as an urlencoded form's: its version, its save button,
+    # and its values again beside the errors if it is refused.
+    keep_form(request, reader.pairs)
     return reader
+
+
+def multipart_form(request: HttpRequest) -> list[tuple[str, str]] | None:
+    """The text fields of the record's multipart form the request carried (``None``:
+    it carried none)."""
+    found = getattr(request, _READ, None)
+    return None if found is None else found.pairs
 
 
 def file_body(
@@ -132,15 +155,14 @@ def delete_with_files(
     *,
     for_good: bool,
 ) -> Any:
-    """``delete()`` of the records ``read()`` gives, then (once committed and
-    ``for_good``: not into the trash) the removal of their files."""
+    """``delete()`` of the records ``read()`` gives; once it has committed (and
+    ``for_good``: not into the trash), the removal of their files and of those of
+    the records its delete rules erased with them (a cascade)."""
     specs = kernel.file_fields(type(panel.resource).fields)
-    if not specs or not for_good:
+    with files_removed_after(storage()) as removed:
+        if specs and for_good:
+            removed.extend(r.get(spec.name) for r in read() for spec in specs)
         return delete()
-    records = read()
-    done = delete()
-    deleted_files(storage(), records, [spec.name for spec in specs])
-    return done
 
 
 @require_http_methods(["GET"])

@@ -30,6 +30,7 @@ from panel_core.versions import VERSION_FIELD
 
 from .bodies import form_value, read_body
 from .current import panel_route
+from .files import multipart_form
 from .formdata import is_form_submission
 from .redirects import see_other
 from .registry import PanelResource, registry
@@ -71,7 +72,9 @@ def _form_again(
     panel = registry().get(kwargs["resourceUri"])
     item = kwargs.get("resourceItem")
     key = None if item is None else panel.key(item)
-    body = read_body(request)  # form pairs, without the form's own "_" fields
+    # Form pairs (an urlencoded form's without the form's own "_" fields).
+    multipart = multipart_form(request)
+    body = read_body(request) if multipart is None else multipart
     values = submitted_values(
         type(panel.resource), body if isinstance(body, list) else []
     )
@@ -97,7 +100,8 @@ def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:
             body = {"message": exc.message}
             return json_response(body, status=exc.status_code, headers=exc.headers)
         return _to_login(request)
-    form = is_form_submission(request) and panel_route(request) in _FORM_ROUTES
+    sent = is_form_submission(request) or multipart_form(request) is not None
+    form = sent and panel_route(request) in _FORM_ROUTES
     if isinstance(exc, InvalidInput | PreconditionFailed) and form:
         return _form_again(request, exc)
     errors = exc.errors if isinstance(exc, InvalidInput) else {}

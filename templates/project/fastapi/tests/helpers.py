@@ -11,10 +11,12 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from tests.uploads import sample_uploads
 
 try:
     from fastapi.routing import iter_route_contexts
@@ -38,6 +40,8 @@ GIVEN_KEYS = {s["resource"]: (s["key"], s["keys"]) for s in _SAMPLES if "keys" i
 DISTINCT = {
     s["resource"]: (s["body"], s["distinct"]) for s in _SAMPLES if "distinct" in s
 }
+# Per resource that requires a file or an image: the files a create uploads.
+UPLOADS = {s["resource"]: sample_uploads(s) for s in _SAMPLES if "files" in s}
 _given: Counter[str] = Counter()
 _made: Counter[str] = Counter()
 
@@ -113,10 +117,22 @@ def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str
             assert _made[uri] < len(distinct[name]), message
             payload = {**payload, name: distinct[name][_made[uri]]}
         _made[uri] += 1
-    response = client.post(f"/admin/resource/{uri}/crud", json=payload)
+    response = post_create(client, uri, payload)
     assert response.status_code == 201, response.text
     record: dict[str, Any] = response.json()["data"]
     return record
+
+
+def post_create(
+    client: TestClient, uri: str, payload: Mapping[str, Any]
+) -> httpx.Response:
+    """POST a create body to the resource ``uri``: as JSON, or as a multipart form
+    with the files of ``UPLOADS`` where the resource requires one (JSON cannot carry
+    a file)."""
+    url = f"/admin/resource/{uri}/crud"
+    if uri in UPLOADS:
+        return client.post(url, data=form_body(payload), files=UPLOADS[uri])
+    return client.post(url, json=payload)
 
 
 def forget_given_keys() -> None:

@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_http_methods
 
+from panel_core.file_writes import files_removed_after
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import list_params, resource_templates
 from panel_core.trash import require_trash, trash_context, trash_url
@@ -21,6 +22,7 @@ from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..authorize import page_abilities
 from ..choices import load_labels, targets
+from ..files import storage
 from ..public_url import public_origin_of
 from ..redirects import back
 from ..registry import PanelResource, registry
@@ -80,7 +82,8 @@ def force_delete(
     """Delete a record in the trash for good."""
     require_acceptable(request)
     panel = _panel(resourceUri)
-    panel.store.force_delete(panel.key(resourceItem), actor(request, panel))
+    with files_removed_after(storage()):  # the record's files, and a cascade's
+        panel.store.force_delete(panel.key(resourceItem), actor(request, panel))
     if not wants_json(request):
         return back(request, trash_url(panel.uri), "Deleted for good.")
     return deleted_response()

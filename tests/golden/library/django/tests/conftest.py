@@ -43,6 +43,14 @@ def jwt_mode() -> bool:
     return "SessionMiddleware" not in " ".join(settings.PANEL["middleware"])
 
 
+@pytest.fixture(autouse=True)
+def media_root(settings: Any, tmp_path: Path) -> Path:
+    """The folder uploads go to: the test's own, never the project's ``media/``."""
+    settings.PANEL_MEDIA_ROOT = str(tmp_path / "media")
+    settings.PANEL_STORAGE_URL = ""
+    return tmp_path / "media"
+
+
 @pytest.fixture
 def user(db: None) -> AbstractBaseUser:
     """A panel user, ``admin``: username and e-mail EMAIL, password PASSWORD."""

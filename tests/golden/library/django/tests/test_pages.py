@@ -24,6 +24,7 @@ from tests.sessions import (
     post_form,
     use_sessions,
 )
+from tests.test_api import post_create
 
 SAMPLES = {
     sample["resource"]: sample
@@ -114,8 +115,7 @@ def _created(person: Client, uri: str, headers: dict[str, str]) -> Any:
     body = dict(sample["body"])
     for field, target in sample["relations"].items():
         body[field] = _created(person, target, headers)
-    crud = f"/admin/resource/{uri}/crud"
-    created = person.post(crud, body, content_type="application/json", headers=headers)
+    created = post_create(person, sample, body, headers=headers)
     assert created.status_code == 201, created.content
     return created.json()["data"][sample["key"]]
 

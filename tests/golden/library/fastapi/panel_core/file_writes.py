@@ -4,8 +4,10 @@
 record is written; if the write fails (refused, rolled back), ``discard`` removes them
 again, so nothing is left in storage. Once the transaction has committed, the files
 the record held before and holds no more (replaced or cleared) are removed, and so are
-those of deleted records (``deleted_files``); never before the commit, so a rolled-back
-change keeps its files.
+those of deleted records; never before the commit, so a rolled-back change keeps its
+files. A delete for good runs in ``files_removed_after``: the files of the records it
+deletes, its own and those its delete rules erase with them (a cascade, through
+``erased``), are removed once it has returned, its transaction committed.
 
 A form clears a file with ``<field>_clear`` (the edit form's checkbox); JSON clients
 send ``null``. A file part without a file (a browser's empty file input) changes
@@ -14,7 +16,9 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from . import fields as kernel
@@ -24,6 +28,8 @@ from .uploads import Spooled, check_file
 
 CLEAR_SUFFIX = "_clear"
 Written = TypeVar("Written")
+# The column values of the files the delete running in this context erases.
+_ERASED: ContextVar[list[Any] | None] = ContextVar("panel_erased_files", default=None)
 
 
 class FileWrites:
@@ -111,12 +117,26 @@ def form_pairs_with_files(
     return kept
 
 
-def deleted_files(
-    storage: Storage, records: Sequence[Mapping[str, Any]], names: Any
-) -> None:
-    """After the commit: remove the files of deleted ``records``."""
-    for record in records:
-        for name in names:
-            found = from_column(record.get(name))
-            if found is not None:
-                storage.delete(found.key)
+@contextmanager
+def files_removed_after(storage: Storage) -> Iterator[list[Any]]:
+    """Run a delete for good: the files of the list it gives (column values) and those
+    ``erased`` meanwhile are removed once the block has returned (its transaction
+    committed); none if it raised."""
+    found: list[Any] = []
+    token = _ERASED.set(found)
+    try:
+        yield found
+    finally:
+        _ERASED.reset(token)
+    for value in found:
+        stored = from_column(value)
+        if stored is not None:
+            storage.delete(stored.key)
+
+
+def erased(values: Iterable[Any]) -> None:
+    """The file column values of records a delete erases: removed once it committed
+    (in ``files_removed_after``; elsewhere, kept)."""
+    found = _ERASED.get()
+    if found is not None:
+        found.extend(values)

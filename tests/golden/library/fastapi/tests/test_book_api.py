@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers import assert_record, create, csv_without, form_body
+from tests.helpers import assert_record, create, csv_without, form_body, post_create
 
 URI = "book-resource"
 URL = "/admin/resource/book-resource/crud"
@@ -61,7 +61,7 @@ def payload(client: TestClient) -> dict[str, Any]:
 def test_create_answers_201_with_the_record(
     client: TestClient, payload: dict[str, Any]
 ) -> None:
-    response = client.post(URL, json=payload)
+    response = post_create(client, URI, payload)
     assert response.status_code == 201, response.text
     body = response.json()
     key = body["data"][KEY]
@@ -225,7 +225,7 @@ def test_malformed_json_is_422(client: TestClient) -> None:
 def test_a_relation_to_a_missing_record_is_422(
     client: TestClient, payload: dict[str, Any]
 ) -> None:
-    response = client.post(URL, json={**payload, RELATION_FIELD: 999999999})
+    response = post_create(client, URI, {**payload, RELATION_FIELD: 999999999})
     assert response.status_code == 422
     assert list(response.json()["errors"]) == [RELATION_FIELD]
 

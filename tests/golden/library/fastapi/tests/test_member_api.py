@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers import assert_record, create, form_body
+from tests.helpers import assert_record, create, form_body, post_create
 
 URI = "member-resource"
 URL = "/admin/resource/member-resource/crud"
@@ -47,7 +47,7 @@ def payload() -> dict[str, Any]:
 def test_create_answers_201_with_the_record(
     client: TestClient, payload: dict[str, Any]
 ) -> None:
-    response = client.post(URL, json=payload)
+    response = post_create(client, URI, payload)
     assert response.status_code == 201, response.text
     body = response.json()
     key = body["data"][KEY]

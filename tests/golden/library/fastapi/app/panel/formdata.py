@@ -35,7 +35,8 @@ def form_value(connection: HTTPConnection, name: str) -> str | None:
 
 
 def is_form_submission(connection: HTTPConnection) -> bool:
-    """Whether the request carried an urlencoded form (what HTML forms send)."""
+    """Whether the request carried an urlencoded form (what HTML forms send), or a
+    record's multipart form (read by ``files.file_body``)."""
     return FORM_KEY in connection.scope
 
 

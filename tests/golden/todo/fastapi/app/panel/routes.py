@@ -30,6 +30,7 @@ from panel_core.delete_page import (
     mass_delete_question,
     ticked_keys,
 )
+from panel_core.file_writes import FileWrites
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import resource_templates
@@ -83,13 +84,19 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-def _expected(request: Request) -> Expected | None:
-    """The version the client loaded: ``If-Match``, or the edit form's ``_version``."""
-    return expected_version(
-        request.headers.get("if-match"),
-        form_value(request, VERSION_FIELD),
-        required=_settings(request).require_if_match,
-    )
+def _expected(request: Request, files: FileWrites | None = None) -> Expected | None:
+    """The version the client loaded: ``If-Match``, or the edit form's ``_version``
+    (``files``: those stored for the write, removed again if this refuses it)."""
+    try:
+        return expected_version(
+            request.headers.get("if-match"),
+            form_value(request, VERSION_FIELD),
+            required=_settings(request).require_if_match,
+        )
+    except BaseException:
+        if files is not None:
+            files.discard()
+        raise
 
 
 @router.delete("", name="crud.massDelete")
@@ -196,8 +203,8 @@ async def show(request: Request, panel: Panel) -> Response:
 async def update(request: Request, panel: Panel) -> Response:
     """Change a record; fields absent from the body stay as they are."""
     key = panel.key(request.path_params["resourceItem"])
-    expected = _expected(request)
     body, files = await file_body(request, panel)
+    expected = _expected(request, files)  # after the body: a multipart form's too
     acting = actor(request, panel)
     if files is None:
         body = without_blank_secrets(type(panel.resource), body)

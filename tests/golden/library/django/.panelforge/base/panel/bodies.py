@@ -85,8 +85,15 @@ def too_large() -> PayloadTooLarge:
     return PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
 
 
+def keep_form(request: HttpRequest, fields: list[tuple[str, str]]) -> None:
+    """Keep the text fields of a multipart form (read already) as ``form_value``
+    gives an urlencoded form's."""
+    setattr(request, _FIELDS, fields)
+
+
 def form_value(request: HttpRequest, name: str) -> str | None:
-    """The last value of field ``name`` in the submitted urlencoded form, if any."""
+    """The last value of field ``name`` in the submitted urlencoded form (or a
+    record's multipart form: ``keep_form``), if any."""
     fields: list[tuple[str, str]] | None = getattr(request, _FIELDS, None)
     if fields is None:
         fields = []

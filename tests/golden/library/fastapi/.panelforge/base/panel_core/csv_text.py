@@ -7,7 +7,9 @@ for null. Text that a spreadsheet would run as a formula (first character ``=``,
 already starting with ``'``; the import removes exactly that one ``'`` again, so an
 export imports back unchanged. Numbers are written as numbers: a spreadsheet never
 runs ``-5`` as a formula. A many-to-many field's cell is its keys joined with ``;``
-(``3;7``; each key a cell of its own kind, neutralised alike), empty for none.
+(``3;7``; each key a cell of its own kind, neutralised alike), empty for none. A
+file or image field's cell is the stored file's download URL; the import skips those
+columns (a file is uploaded, never named), so the records keep their files.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from .fields import Field, json_type
+from .fields import Field, File, json_type
+from .files import StoredFile
 from .query import parse_key, to_utc
 from .resource import Resource
 
@@ -77,6 +80,8 @@ def cell(value: Any) -> str:
         return to_utc(value).isoformat()
     if isinstance(value, date):
         return value.isoformat()
+    if isinstance(value, StoredFile):
+        return value.url
     return neutralise(str(value))
 
 
@@ -164,7 +169,8 @@ def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
         if field is None and name not in resource.has_many_map:
             problems.append(f"The column {name!r} is not a field of this resource.")
         writable = field is not None and (field.writable or field.key)
-        columns.append(field if writable else None)
+        uploaded = isinstance(field, File)  # a file is uploaded, never named
+        columns.append(field if writable and not uploaded else None)
     if problems:
         raise CsvError({"file": problems})
     return columns

@@ -63,7 +63,7 @@ from .links import Links
 from .prepared import PreparedCount, PreparedQuery
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
-from .store_rules import Tables
+from .store_rules import Tables, erase_files
 
 Record = dict[str, Any]
 # The page and count SQL of an unnarrowed list in one order; at most this many orders
@@ -501,6 +501,7 @@ class Store(BulkMethods, ActionMethods):
                         raise self._not_found(key)
                     what = self._undeletable(key)
                     self._enforce([key], what, many=False)
+                erase_files(rows)
                 if not self._delete(rows, for_good=True):
                     raise self._not_found(key)
         except _REFERENCED:

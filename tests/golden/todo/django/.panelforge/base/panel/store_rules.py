@@ -2,7 +2,9 @@
 
 Keys go in chunks, so no statement carries more parameters than a database takes. A
 record is erased with ``QuerySet.delete()``: the models' ``on_delete`` say the same
-rules, so Django's own collector finds nothing left to do but the delete.
+rules, so Django's own collector finds nothing left to do but the delete. The files
+of the records a rule erases are removed once the delete has committed
+(``erase_files``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import models
+
+from panel_core.file_writes import erased
+
+from .stored_files import StoredFileField
 
 _CHUNK = 500
 
@@ -44,7 +50,21 @@ class Tables:
         """Delete the records of ``uri`` with these keys, for good."""
         model = self._models[uri]
         for chunk in _chunks(keys):
-            model._base_manager.filter(pk__in=chunk).delete()
+            rows = model._base_manager.filter(pk__in=chunk)
+            erase_files(rows)
+            rows.delete()
+
+
+def erase_files(rows: models.QuerySet[Any]) -> None:
+    """The files ``rows`` hold, about to be deleted for good: removed once the delete
+    has committed (``panel_core.file_writes.erased``)."""
+    names = [
+        f.attname
+        for f in rows.model._meta.concrete_fields
+        if isinstance(f, StoredFileField)
+    ]
+    if names:
+        erased(value for row in rows.values_list(*names) for value in row)
 
 
 def _chunks(keys: Sequence[Any]) -> list[Sequence[Any]]:

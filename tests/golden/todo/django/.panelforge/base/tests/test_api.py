@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from app.resources import RESOURCES
@@ -20,6 +21,7 @@ from panel_core import fields
 from panel_core.query import to_utc
 from panel_core.resource import Resource
 from tests.conftest import jwt_mode
+from tests.uploads import assert_uploaded, sample_uploads
 
 Samples = dict[str, dict[str, Any]]
 URI = RESOURCES[0].uri
@@ -33,7 +35,12 @@ each_resource = pytest.mark.parametrize("resource", RESOURCES, ids=lambda r: r.u
 
 def crud(resource: type[Resource]) -> str:
     """The crud URL of ``resource``."""
-    return f"/admin/resource/{resource.uri}/crud"
+    return crud_of(resource.uri)
+
+
+def crud_of(uri: str) -> str:
+    """The crud URL of the resource ``uri``."""
+    return f"/admin/resource/{uri}/crud"
 
 
 def payload(api: Client, samples: Samples, uri: str) -> dict[str, Any]:
@@ -58,10 +65,30 @@ def payload(api: Client, samples: Samples, uri: str) -> dict[str, Any]:
 def create(api: Client, samples: Samples, uri: str, **changes: Any) -> dict[str, Any]:
     """A new record of resource ``uri``, created through the API."""
     body = {**payload(api, samples, uri), **changes}
-    response = api.post(f"/admin/resource/{uri}/crud", body, "application/json")
+    response = post_create(api, samples[uri], body)
     assert response.status_code == 201, response.content
     record: dict[str, Any] = response.json()["data"]
     return record
+
+
+def post_create(
+    client: Client, sample: dict[str, Any], body: dict[str, Any], **extra: Any
+) -> Any:
+    """POST a create body to the sample's resource: as JSON, or as a multipart form
+    with the sample's ``files`` where the resource requires one (JSON cannot carry a
+    file)."""
+    url = crud_of(sample["resource"])
+    if "files" not in sample:
+        return client.post(url, body, "application/json", **extra)
+    return client.post(url, multipart(sample, body), **extra)
+
+
+def multipart(sample: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` as a multipart form sends it, with the sample's files."""
+    form: dict[str, Any] = {name: form_text(value) for name, value in body.items()}
+    for name, upload in sample_uploads(sample).items():
+        form[name] = SimpleUploadedFile(*upload)
+    return form
 
 
 def hidden(resource: type[Resource]) -> set[str]:
@@ -102,7 +129,7 @@ def test_create_answers_201_with_the_record(
     api: Client, samples: Samples, resource: type[Resource]
 ) -> None:
     body = payload(api, samples, resource.uri)
-    response = api.post(crud(resource), body, "application/json")
+    response = post_create(api, samples[resource.uri], body)
     assert response.status_code == 201, response.content
     answer = response.json()
     key = answer["data"][resource.key_name()]
@@ -111,6 +138,7 @@ def test_create_answers_201_with_the_record(
     assert answer["redirect"] == f"/admin/resource/{resource.uri}/form-page/{key}"
     assert response["Location"] == f"{ORIGIN}{crud(resource)}/{key}"
     assert_shows(resource, answer["data"], body)
+    assert_uploaded(answer["data"], sample_uploads(samples[resource.uri]))
 
 
 @each_resource
@@ -118,8 +146,11 @@ def test_create_accepts_a_form(
     api: Client, samples: Samples, resource: type[Resource]
 ) -> None:
     body = payload(api, samples, resource.uri)
-    form = urlencode({name: form_text(value) for name, value in body.items()})
-    response = api.post(crud(resource), form, FORM)
+    if "files" in samples[resource.uri]:  # a multipart form, with the files
+        response = api.post(crud(resource), multipart(samples[resource.uri], body))
+    else:
+        form = urlencode({name: form_text(value) for name, value in body.items()})
+        response = api.post(crud(resource), form, FORM)
     assert response.status_code == 201, response.content
     assert_shows(resource, response.json()["data"], body)
 
@@ -255,7 +286,8 @@ def test_invalid_bodies_are_422(
     body = {**payload(api, samples, resource.uri), "no_such_field": 1, key: 1}
     response = api.post(crud(resource), body, "application/json")
     assert response.status_code == 422
-    assert set(response.json()["errors"]) == {"no_such_field", key}
+    files = set(samples[resource.uri].get("files", ()))  # JSON carries no file
+    assert set(response.json()["errors"]) == {"no_such_field", key, *files}
     broken = api.post(crud(resource), b'{"broken', "application/json")
     assert broken.status_code == 422
     assert broken.json()["errors"] == {"body": ["The request body is not valid JSON."]}
@@ -278,7 +310,7 @@ def test_relations_must_exist_and_follow_their_delete_rules(
     for field, target in samples[resource.uri]["relations"].items():
         absent = samples[target]["missing"]
         body = {**payload(api, samples, resource.uri), field: absent}
-        response = api.post(crud(resource), body, "application/json")
+        response = post_create(api, samples[resource.uri], body)
         assert response.status_code == 422
         assert list(response.json()["errors"]) == [field]
         record = create(api, samples, resource.uri)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -90,10 +91,16 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def app(database_url: str, request: pytest.FixtureRequest) -> Iterator[FastAPI]:
-    """The application on the test database, emptied again after the test."""
+def app(
+    database_url: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[FastAPI]:
+    """The application on the test database, emptied again after the test; the files
+    it keeps go to a folder of the test's own."""
     marker = request.node.get_closest_marker("panel_auth")
-    changes = {"panel": PANELS[marker.args[0]]} if marker else {}
+    changes: dict[str, object] = {"media_root": str(tmp_path / "media")}
+    changes["storage_url"] = ""
+    if marker:
+        changes["panel"] = PANELS[marker.args[0]]
     application = create_app(_settings(database_url, **changes))
     yield application
     _empty(application.state.engine)

@@ -82,7 +82,7 @@ from .hooks import writing
 from .links import Links
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
-from .store_rules import Tables
+from .store_rules import Tables, erase_files
 
 Record = dict[str, Any]
 
@@ -538,6 +538,8 @@ class Store(BulkMethods, ActionMethods):
                         raise self._not_found(key)
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
+                one = and_(self._one(), *trashed)
+                erase_files(connection, self._table, one, self._bound(key))
                 statement = self._force_delete.where(*trashed)
                 if not connection.execute(statement, self._bound(key)).rowcount:
                     raise self._not_found(key)

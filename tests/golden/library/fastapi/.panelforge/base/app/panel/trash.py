@@ -15,13 +15,16 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.db import transaction
+from panel_core.file_writes import files_removed_after
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import list_params, resource_templates
+from panel_core.storage import Storage
 from panel_core.trash import require_trash, trash_context, trash_url
 
 from .accept import require_acceptable, wants_json
 from .authorize import actor, page_abilities
 from .choices import Labels, load_labels, targets
+from .files import storage_of
 from .guards import PANEL_GUARDS
 from .public_url import public_origin_of
 from .redirects import back
@@ -103,8 +106,16 @@ async def force_delete(request: Request) -> Response:
     panel = _panel(request)
     key = panel.key(request.path_params["resourceItem"])
     await run_in_threadpool(
-        panel.store.force_delete, _engine(request), key, actor(request, panel)
+        _force_delete, panel, storage_of(request), _engine(request), key, request
     )
     if not wants_json(request):
         return back(request, trash_url(panel.uri), "Deleted for good.")
     return deleted_response()
+
+
+def _force_delete(
+    panel: PanelResource, storage: Storage, engine: Engine, key: Any, request: Request
+) -> None:
+    """Delete a trashed record for good; its files (and a cascade's) once committed."""
+    with files_removed_after(storage):
+        panel.store.force_delete(engine, key, actor(request, panel))

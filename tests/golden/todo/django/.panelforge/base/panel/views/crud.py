@@ -31,6 +31,7 @@ from panel_core.delete_page import (
     mass_delete_question,
     ticked_keys,
 )
+from panel_core.file_writes import FileWrites
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import resource_templates
@@ -168,8 +169,8 @@ class ItemView(_CrudView):
         """Change a record; fields absent from the body stay as they are."""
         panel = registry().get(resourceUri)
         key = panel.key(resourceItem)
-        expected = _expected(request)
         body, files = file_body(request, panel)
+        expected = _expected(request, files)  # after the body: a multipart form's too
         acting = actor(request, panel)
         if files is None:
             body = without_blank_secrets(type(panel.resource), body)
@@ -242,13 +243,19 @@ def _mass_confirmation(
     return mass_delete_question(panel, plan, records, redirect=redirect)
 
 
-def _expected(request: HttpRequest) -> Expected | None:
-    """The version the client loaded: ``If-Match``, or the edit form's ``_version``."""
-    return expected_version(
-        request.META.get("HTTP_IF_MATCH"),
-        form_value(request, VERSION_FIELD),
-        required=settings.PANEL_REQUIRE_IF_MATCH,
-    )
+def _expected(request: HttpRequest, files: FileWrites | None = None) -> Expected | None:
+    """The version the client loaded: ``If-Match``, or the edit form's ``_version``
+    (``files``: those stored for the write, removed again if this refuses it)."""
+    try:
+        return expected_version(
+            request.META.get("HTTP_IF_MATCH"),
+            form_value(request, VERSION_FIELD),
+            required=settings.PANEL_REQUIRE_IF_MATCH,
+        )
+    except BaseException:
+        if files is not None:
+            files.discard()
+        raise
 
 
 def _after_save(

@@ -3,8 +3,9 @@
 ``file_body`` reads the body of a write to a resource with file fields: a multipart
 form streams through the kernel's ``MultipartReader`` (413 as soon as a file passes
 its field's ``maxBytes`` or the body ``MAX_UPLOAD_SIZE``), its files are checked and
-stored (``panel_core.file_writes``), and the form's fields come back with them; any
-other body is read as usual. ``crud.file`` serves a stored file to a logged-in user
+stored (``panel_core.file_writes``), and the form's fields come back with them (and
+are kept as an urlencoded form's are: ``formdata.form_value``); any other body is
+read as usual. ``crud.file`` serves a stored file to a logged-in user
 who may view the resource (``panel_core.downloads``).
 """
 
@@ -20,7 +21,11 @@ from starlette.responses import StreamingResponse
 
 from panel_core import fields as kernel
 from panel_core.downloads import download
-from panel_core.file_writes import FileWrites, deleted_files, form_pairs_with_files
+from panel_core.file_writes import (
+    FileWrites,
+    files_removed_after,
+    form_pairs_with_files,
+)
 from panel_core.inputs import Body, without_blank_secrets
 from panel_core.lifecycle import Actor
 from panel_core.storage import Storage
@@ -28,6 +33,7 @@ from panel_core.uploads import MultipartReader, is_multipart
 from panel_core.versions import Expected
 
 from .bodies import read_body
+from .formdata import FORM_KEY
 from .guards import PANEL_GUARDS
 from .registry import PanelResource, Registry
 
@@ -72,6 +78,9 @@ async def file_body(
     try:
         async for chunk in request.stream():
             reader.feed(chunk)
+        # The form's fields, as an urlencoded form's: its version, its save button,
+        # and its values again beside the errors if it is refused.
+        request.scope[FORM_KEY] = reader.pairs
         writes = FileWrites(storage_of(request), panel.uri, specs)
         stored = await run_in_threadpool(writes.store, reader.uploads)
     finally:
@@ -148,12 +157,11 @@ def delete_with_files(
     *,
     for_good: bool,
 ) -> Any:
-    """``delete()`` of the records ``read()`` gives, then (once committed and
-    ``for_good``: not into the trash) the removal of their files."""
+    """``delete()`` of the records ``read()`` gives; once it has committed (and
+    ``for_good``: not into the trash), the removal of their files and of those of
+    the records its delete rules erased with them (a cascade)."""
     specs = kernel.file_fields(type(panel.resource).fields)
-    if not specs or not for_good:
+    with files_removed_after(storage) as removed:
+        if specs and for_good:
+            removed.extend(r.get(spec.name) for r in read() for spec in specs)
         return delete()
-    records = read()
-    done = delete()
-    deleted_files(storage, records, [spec.name for spec in specs])
-    return done

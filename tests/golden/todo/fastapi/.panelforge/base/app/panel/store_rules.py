@@ -1,7 +1,8 @@
 """The delete rules' statements on SQLAlchemy tables (``panel_core.delete_rules``).
 
 One ``Tables`` per delete, bound to its transaction's connection; keys go in chunks,
-so no statement carries more parameters than a database takes.
+so no statement carries more parameters than a database takes. The files of the
+records a rule erases are removed once the delete has committed (``erase_files``).
 """
 
 from __future__ import annotations
@@ -9,9 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Column, Connection, Tuple, delete, select, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Connection,
+    Table,
+    Tuple,
+    delete,
+    select,
+    update,
+)
 
+from app.core.models import StoredFileText
 from panel_core.composite_keys import CompositeKey
+from panel_core.file_writes import erased
 
 _CHUNK = 500
 
@@ -47,7 +59,22 @@ class Tables:
         key = self._keys[uri]
         for chunk in _chunks(keys):
             table = _parts(key)[0].table
+            erase_files(self._connection, table, key.in_(chunk))
             self._connection.execute(delete(table).where(key.in_(chunk)))
+
+
+def erase_files(
+    connection: Connection,
+    table: Table,
+    where: ColumnElement[bool],
+    params: Mapping[str, Any] | None = None,
+) -> None:
+    """The files the records ``where`` selects hold, about to be deleted for good:
+    removed once the delete has committed (``panel_core.file_writes.erased``)."""
+    columns = [c for c in table.columns if isinstance(c.type, StoredFileText)]
+    if columns:
+        rows = connection.execute(select(*columns).where(where), params or {})
+        erased(value for row in rows for value in row)
 
 
 def _parts(key: Any) -> tuple[Column[Any], ...]:
