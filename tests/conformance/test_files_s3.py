@@ -2,64 +2,33 @@
 
 The test starts moto's S3 server on a free local port (never the network), makes a
 bucket, and serves one project per framework from ``files/gallery.yaml`` with
-``STORAGE_URL=s3://gallery/<framework>?endpoint_url=…`` and test credentials in the
-usual AWS variables. Uploads land under the prefix, downloads read them back, and
+``STORAGE_URL=s3://<bucket>/<framework>/media?endpoint_url=…`` and test credentials
+in the usual AWS variables. Uploads land under the prefix, downloads read them back, and
 replaced, deleted and refused files leave no object behind.
 """
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
-from typing import Any
 
-import boto3
 import pytest
 from conftest import FRAMEWORKS, SERVERS, run_panelforge
-from moto.server import ThreadedMotoServer
+from s3_bucket import Bucket, s3_server
 
 from .support import Api, Deployment, crud
 from .test_files import ADMIN, HERE, MANIFEST, PASSWORD, PDF, PHOTO, POSTER, png
 
-BUCKET = "gallery"
-CREDENTIALS = {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_DEFAULT_REGION": "us-east-1",
-}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 @pytest.fixture(scope="module")
-def s3() -> Iterator[Any]:
-    """moto's S3 server, with the bucket made; a boto3 client of it."""
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    endpoint = f"http://127.0.0.1:{port}"
-    client = boto3.client(
-        "s3",
-        endpoint_url=endpoint,
-        aws_access_key_id=CREDENTIALS["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-        region_name=CREDENTIALS["AWS_DEFAULT_REGION"],
-    )
-    client.create_bucket(Bucket=BUCKET)
-    client.meta.endpoint = endpoint  # type: ignore[attr-defined]
-    try:
-        yield client
-    finally:
-        server.stop()
+def s3() -> Iterator[Bucket]:
+    """moto's S3 server, with a bucket of the module's."""
+    with s3_server() as bucket:
+        yield bucket
 
 
 @pytest.fixture(scope="module")
 def served(
-    s3: Any, tmp_path_factory: pytest.TempPathFactory
+    s3: Bucket, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, Api]]:
     """Both frameworks' projects, their files in the bucket, an admin logged in."""
     servers, apis = [], {}
@@ -73,10 +42,7 @@ def served(
             )  # fmt: skip
             assert result.returncode == 0, result.stderr
             server = SERVERS[framework](project, f"sqlite:///{folder / 'g.db'}")
-            server.env.update(CREDENTIALS)
-            server.env["STORAGE_URL"] = (
-                f"s3://{BUCKET}/{framework}/media?endpoint_url={s3.meta.endpoint}"
-            )
+            server.env.update(s3.storage_env(f"{framework}/media"))
             server.env["MEDIA_ROOT"] = str(folder / "unused")
             servers.append(server)
             server.migrate()
@@ -93,14 +59,13 @@ def served(
             server.stop()
 
 
-def _objects(s3: Any, framework: str) -> list[str]:
-    found = s3.list_objects_v2(Bucket=BUCKET, Prefix=f"{framework}/media/")
-    return sorted(item["Key"] for item in found.get("Contents", []))
+def _objects(s3: Bucket, framework: str) -> list[str]:
+    return s3.keys(f"{framework}/media")
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 def test_files_live_in_the_bucket(
-    framework: str, served: dict[str, Api], s3: Any
+    framework: str, served: dict[str, Api], s3: Bucket
 ) -> None:
     api = served[framework]
     image = png()

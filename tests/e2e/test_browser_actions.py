@@ -85,13 +85,18 @@ def page(server: Server) -> Iterator[Any]:
         browser.close()
 
 
-def test_a_bulk_action_with_a_form_and_a_row_action(page: Any) -> None:
+def _log_in(page: Any) -> Any:
     expect = pytest.importorskip("playwright.sync_api").expect
     page.goto("/admin")
     page.fill("#username", EMAIL)
     page.fill("#password", PASSWORD)
     page.click("button[type=submit]")
     expect(page.locator(".who")).to_have_text(EMAIL)
+    return expect
+
+
+def test_a_bulk_action_with_a_form_and_a_row_action(page: Any) -> None:
+    expect = _log_in(page)
     page.goto(f"{ORDERS}/index-page")
     for customer in ("Ada", "Cleo"):
         page.locator("tr", has_text=customer).locator("input[type=checkbox]").check()
@@ -111,3 +116,36 @@ def test_a_bulk_action_with_a_form_and_a_row_action(page: Any) -> None:
     expect(page.locator(".flash-success")).to_have_text("Mark paid: 1 record.")
     page.locator("tr", has_text="Brian").locator("text=View").click()
     expect(page.locator("dl.record")).to_contain_text("paid")
+
+
+def _statuses(page: Any) -> dict[str, str]:
+    """Each listed order's customer and status."""
+    found = {}
+    for row in page.locator("table.records tbody tr").all():
+        customer = row.locator("td[data-label=Customer]").inner_text().strip()
+        found[customer] = row.locator("td[data-label=Status]").inner_text().strip()
+    return found
+
+
+def test_bulk_update_sets_a_field_on_the_selected_then_on_all_matching(
+    page: Any,
+) -> None:
+    expect = _log_in(page)
+    page.goto(f"{ORDERS}/index-page")
+    for customer in ("Ada", "Brian"):
+        page.locator("tr", has_text=customer).locator("input[type=checkbox]").check()
+    page.click(".bulk-bar button:has-text('Set status')")
+    form = page.locator("form.action-form")
+    expect(form.locator(".action-count")).to_contain_text("runs on 2 records")
+    form.locator("#field-status").select_option("shipped")
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".flash-success")).to_have_text("Set status: 2 records.")
+    assert _statuses(page) == {"Ada": "shipped", "Brian": "shipped", "Cleo": "new"}
+
+    page.check(".bulk-bar input[name=all]")  # every order the list matches
+    page.click(".bulk-bar button:has-text('Set status')")
+    expect(form.locator(".action-count")).to_contain_text("runs on 3 records")
+    form.locator("#field-status").select_option("paid")
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".flash-success")).to_have_text("Set status: 3 records.")
+    assert set(_statuses(page).values()) == {"paid"}

@@ -1,19 +1,21 @@
 """File and image fields in Chromium, on both frameworks: upload, list, download.
 
 One project per framework is generated from ``conformance/files/gallery.yaml`` and
-served with local storage in a folder of the test's. In Chromium (Debian's, driven by
+served twice: with local storage in a folder of the test's, and with an S3-compatible
+bucket (moto's server, started by the test). In Chromium (Debian's, driven by
 Playwright) a photo is created through its form with an image and a PDF; the list
 shows the image's thumbnail (a decoded image, not a broken one), the detail page
 previews it, the PDF's link downloads the same bytes as an attachment; the edit form
-shows the current files, replaces the image and removes the PDF. A form refused for
-its file (a GIF where PNG or JPEG is asked for) comes back with the error and the
-title typed.
+shows the current files, replaces the image and removes the PDF, after which the
+storage holds the new image alone. A form refused for its file (a GIF where PNG or
+JPEG is asked for) comes back with the error and the title typed.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,6 +23,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import FRAMEWORKS, REPO, SERVERS, Server, run_panelforge
 from PIL import Image
+from s3_bucket import Bucket, s3_server
 
 pytestmark = pytest.mark.e2e
 
@@ -40,29 +43,48 @@ def _png(color: str) -> bytes:
     return out.getvalue()
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Server]]:
-    """Both frameworks' gallery panels, served for the whole module."""
+@pytest.fixture(scope="module", params=["local", "s3"])
+def servers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Server]]:
+    """Both frameworks' gallery panels, their files on local storage or in a bucket,
+    served for the module's tests; ``stored()`` lists what a panel's storage holds."""
     started: dict[str, Server] = {}
-    try:
-        for framework in FRAMEWORKS:
-            folder = tmp_path_factory.mktemp(f"files-browser-{framework}")
-            project = folder / "project"
-            result = run_panelforge(
-                "generate", str(MANIFEST), "-o", str(project),
-                "--framework", framework, "--quiet",
-            )  # fmt: skip
-            assert result.returncode == 0, result.stderr
-            server = SERVERS[framework](project, f"sqlite:///{folder / 'g.db'}")
-            server.env["MEDIA_ROOT"] = str(folder / "media")
-            server.migrate()
-            server.create_user(EMAIL, PASSWORD)
-            server.start()
-            started[framework] = server
-        yield started
-    finally:
-        for server in started.values():
-            server.stop()
+    with ExitStack() as stack:
+        bucket = stack.enter_context(s3_server()) if request.param == "s3" else None
+        try:
+            for framework in FRAMEWORKS:
+                started[framework] = _served(framework, tmp_path_factory, bucket)
+            yield started
+        finally:
+            for server in started.values():
+                server.stop()
+
+
+def _served(
+    framework: str, tmp_path_factory: pytest.TempPathFactory, bucket: Bucket | None
+) -> Server:
+    folder = tmp_path_factory.mktemp(f"files-browser-{framework}")
+    project = folder / "project"
+    result = run_panelforge(
+        "generate", str(MANIFEST), "-o", str(project),
+        "--framework", framework, "--quiet",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    server = SERVERS[framework](project, f"sqlite:///{folder / 'g.db'}")
+    media = folder / "media"
+    server.env["MEDIA_ROOT"] = str(media)
+    if bucket is None:
+        server.stored = lambda: sorted(p.name for p in media.rglob("*") if p.is_file())
+    else:
+        server.env.update(bucket.storage_env(f"{framework}/media"))
+        server.stored = lambda: [
+            key.rsplit("/", 1)[1] for key in bucket.keys(f"{framework}/media")
+        ]
+    server.migrate()
+    server.create_user(EMAIL, PASSWORD)
+    server.start()
+    return server
 
 
 @pytest.fixture(params=FRAMEWORKS)
@@ -87,6 +109,7 @@ def tab(servers: dict[str, Server], request: pytest.FixtureRequest) -> Any:
         page.click("button[type=submit]")
         assert urlsplit(page.url).path == "/admin"
         page.framework = request.param  # type: ignore[attr-defined]
+        page.server = servers[request.param]  # type: ignore[attr-defined]
         yield page
         browser.close()
     assert problems == []
@@ -146,6 +169,8 @@ def test_upload_list_download_and_replace(tab: Any) -> None:
     row = tab.locator("table.records tbody tr", has_text=title)
     _expect()(row.locator("img.thumb")).to_have_attribute("alt", "dusk.png")
     assert row.locator("a", has_text="notes.pdf").count() == 0
+    # The storage keeps the new image alone (keys are "<random hex>-<name>").
+    assert [name.split("-", 1)[1] for name in tab.server.stored()] == ["dusk.png"]
 
 
 def _gif() -> bytes:
