@@ -211,7 +211,7 @@ def _delete_from_the_detail_page(page: Any, shoot: Shoot) -> None:
     page.click("button:has-text('Delete')")
     _confirm(page, "Delete Book Dune Messiah?", shoot)
     assert urlsplit(page.url).path == BOOKS
-    assert page.locator(".flash-success").inner_text() == "Deleted."
+    assert page.locator(".flash-success").inner_text() == "Book “Dune Messiah” deleted."
     assert "Dune Messiah" not in _titles(page)
 
 
@@ -334,7 +334,8 @@ def _delete_both_ways(page: Any) -> None:
     page.locator("tr", has_text="Ursula Le Guin").locator("text=View").click()
     page.click("button:has-text('Delete')")
     _confirm(page, "Delete Author Ursula Le Guin?")
-    assert page.locator(".flash-success").inner_text() == "Deleted."
+    message = page.locator(".flash-success").inner_text()
+    assert message == "Author “Ursula Le Guin” deleted."
     page.locator("tr", has_text="Octavia").locator("input[type=checkbox]").check()
     page.click("text=Delete selected")
     _confirm(page, "Delete 1 Author?")

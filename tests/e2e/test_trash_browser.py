@@ -95,7 +95,9 @@ def _delete(tab: Any, expect: Any) -> None:
     tab.click("button:has-text('Delete')")
     expect(tab.locator("h1")).to_have_text("Move Album Summer to the trash?")
     tab.get_by_role("button", name="Yes, move to the trash").click()
-    expect(tab.locator(".flash-success")).to_have_text("Deleted.")
+    expect(tab.locator(".flash-success")).to_have_text(
+        "Album “Summer” moved to the trash."
+    )
     expect(tab.locator("table.records tbody tr", has_text="Summer")).to_have_count(0)
 
 

@@ -45,6 +45,8 @@ def pages_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, 
         ("DETAIL_PAGE", f"{base}/detail-page"),
         ("KEY", resource.key),
         ("HIDDEN", tuple(f.name for f in resource.fields if f.format == "password")),
+        # How the list's message after a delete ends ("Book “Dune” deleted.").
+        ("DELETED", "” moved to the trash." if resource.soft_delete else "” deleted."),
     ]
     required = _required_constants(resource)
     patch = [c for c in _list_constants(resource) if c[0].startswith("PATCH_")]

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from app.core.config import Settings
 from app.core.db import LoopReader
 from panel_core.abilities import DELETE, VIEW
-from panel_core.after_save import SAVE_CHOICE, after_save
+from panel_core.after_save import SAVE_CHOICE, after_save, deleted_message
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -232,16 +232,19 @@ async def destroy(request: Request, panel: Panel) -> Response:
         names = resource_templates(panel.uri, "delete.html")
         return render(request, names, asking)
     engine, acting = _engine(request), actor(request, panel)
+    fetch = partial(panel.store.fetch, engine, key, acting)
+    # A page names the record it deleted: read it first.
+    named = None if wants_json(request) else await run_in_threadpool(fetch)
     await run_in_threadpool(
         delete_with_files,
         panel,
         storage_of(request),
         partial(panel.store.delete, engine, key, acting, expected),
-        lambda: [panel.store.fetch(engine, key, acting)],
+        lambda: [named or fetch()],
         for_good=not panel.resource.soft_delete,
     )
-    if not wants_json(request):
-        return back(request, _index_page(panel), "Deleted.")
+    if named is not None:
+        return back(request, _index_page(panel), deleted_message(panel, named))
     return deleted_response()
 
 

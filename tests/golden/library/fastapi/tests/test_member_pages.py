@@ -19,6 +19,7 @@ FORM_PAGE = "/admin/resource/member-resource/form-page"
 DETAIL_PAGE = "/admin/resource/member-resource/detail-page"
 KEY = "id"
 HIDDEN = ("password",)
+DELETED = "” deleted."
 REQUIRED = ["email", "password"]
 REQUIRED_MESSAGE = "The Email field is required. (and 1 more error)"
 PATCH_FIELD = "email"
@@ -86,7 +87,7 @@ def test_edit_and_delete_through_the_method_field(
     )
     assert response.status_code == 303
     assert response.headers["location"] == INDEX_PAGE
-    assert "Deleted." in browser.get(INDEX_PAGE).text
+    assert DELETED in browser.get(INDEX_PAGE).text
     assert client.get(item).status_code == 404
 
 

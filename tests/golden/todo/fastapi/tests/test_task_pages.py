@@ -19,6 +19,7 @@ FORM_PAGE = "/admin/resource/task-resource/form-page"
 DETAIL_PAGE = "/admin/resource/task-resource/detail-page"
 KEY = "id"
 HIDDEN = ()
+DELETED = "” deleted."
 SCRIPT_FIELD = "title"
 SCRIPT = "<script>alert(1)</script>"
 REQUIRED = ["title"]
@@ -103,7 +104,7 @@ def test_edit_and_delete_through_the_method_field(
     )
     assert response.status_code == 303
     assert response.headers["location"] == INDEX_PAGE
-    assert "Deleted." in browser.get(INDEX_PAGE).text
+    assert DELETED in browser.get(INDEX_PAGE).text
     assert client.get(item).status_code == 404
 
 

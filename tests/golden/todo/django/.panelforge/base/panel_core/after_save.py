@@ -3,7 +3,8 @@
 A record form has three submit buttons, told apart by the ``_save`` field: plain
 Save goes back to the list, "Save and continue editing" (``_save=continue``) to the
 record's form again, "Save and add another" (``_save=another``) to an empty create
-form. The message names the record by its display label.
+form. The message names the record by its display label, as the one after a delete
+from the pages does.
 """
 
 from __future__ import annotations
@@ -36,3 +37,11 @@ def after_save(
     if choice == ANOTHER:
         return form_page_url(panel.uri), message
     return page_url(panel.uri, "index-page"), message
+
+
+def deleted_message(panel: PanelResource[Any], record: Mapping[str, Any]) -> str:
+    """What the list says once ``record`` was deleted (or moved to the trash)."""
+    key = panel.resource.key_of(record)
+    name = record_label(type(panel.resource), key, record)
+    gone = "moved to the trash" if type(panel.resource).soft_delete else "deleted"
+    return f"{panel.store.label} “{name}” {gone}."

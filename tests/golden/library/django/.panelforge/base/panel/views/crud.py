@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views import View
 
 from panel_core.abilities import DELETE, VIEW
-from panel_core.after_save import SAVE_CHOICE, after_save
+from panel_core.after_save import SAVE_CHOICE, after_save, deleted_message
 from panel_core.children import with_children
 from panel_core.delete_page import (
     CONFIRMED_FIELD,
@@ -196,14 +196,17 @@ class ItemView(_CrudView):
             names = resource_templates(panel.uri, "delete.html")
             return render(request, names, asking)
         acting = actor(request, panel)
+        fetch = partial(panel.store.fetch, key, acting)
+        # A page names the record it deleted: read it first.
+        named = None if wants_json(request) else fetch()
         delete_with_files(
             panel,
             partial(panel.store.delete, key, acting, expected),
-            lambda: [panel.store.fetch(key, acting)],
+            lambda: [named or fetch()],
             for_good=not panel.resource.soft_delete,
         )
-        if not wants_json(request):
-            return back(request, _index_page(panel), "Deleted.")
+        if named is not None:
+            return back(request, _index_page(panel), deleted_message(panel, named))
         return deleted_response()
 
 
