@@ -7,6 +7,8 @@ the pages are also compared between them byte for byte (CSRF tokens aside).
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -150,6 +152,13 @@ def test_the_api_and_the_spec_keep_raw_values(
     }
     listed = api.get(crud(EDITION) + "?filter[binding]=cloth").json()["data"]
     assert [row["binding"] for row in listed] == ["cloth"]
+    handler = f"/admin/resource/{EDITION.uri}/handler"
+    exported = api.get(f"{handler}/export?sort=id").text
+    rows = list(csv.DictReader(io.StringIO(exported, newline="")))
+    assert [(r["binding"], r["grade"], r["copies"]) for r in rows] == [
+        ("cloth", "3", "12345"),
+        ("paper", "", ""),
+    ]
     route = "/" + MANIFEST.docs.route.strip("/")
     spec = api.get(route).json()
     properties = spec["components"]["schemas"]["Edition"]["properties"]
