@@ -12,6 +12,7 @@ from typing import Any
 from ..model import ir, naming
 from .adoption import adopted_fields
 from .decimals import digits, is_decimal
+from .enumlabels import enum_labels
 from .manytomanychecks import link_table
 
 _FILES = ir.FILE_FORMATS
@@ -210,6 +211,7 @@ def build_field(
         label=spec.get("label", "ID" if name == "id" else naming.humanize(name)),
         format=fmt,
         enum=tuple(enum) if enum is not None else None,
+        enum_labels=enum_labels(enum, spec.get("enum_labels")),
         min_length=spec.get("minLength"),
         max_length=spec.get("maxLength"),
         minimum=spec.get("minimum"),

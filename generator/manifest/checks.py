@@ -22,6 +22,7 @@ from .columnchecks import column_issues
 from .deletechecks import delete_rule_issues
 from .displaychecks import display_issues
 from .docschecks import docs_issues
+from .enumlabels import enum_label_issues
 from .fieldvalues import field_type
 from .filechecks import file_issues
 from .hasmanychecks import has_many_issues
@@ -69,6 +70,7 @@ def semantic_issues(document: Document) -> list[Issue]:
     issues += many_to_many_issues(document, resources)
     issues += relation_to_composite_issues(document, resources)
     issues += rename_issues(document, resources)
+    issues += enum_label_issues(document, resources)
     return issues
 
 

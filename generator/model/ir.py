@@ -77,6 +77,8 @@ class Field:
     label: str
     format: str | None = None
     enum: tuple[Any, ...] | None = None
+    # what pages show for enum values (``enum_labels``): (value, label) pairs
+    enum_labels: tuple[tuple[Any, str], ...] = ()
     min_length: int | None = None
     max_length: int | None = None
     minimum: int | float | Decimal | None = None

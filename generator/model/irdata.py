@@ -153,6 +153,7 @@ def _field_to_data(field: ir.Field) -> dict[str, Any]:
         and (f.name != "column" or field.column)
         and (f.name != "on_delete" or field.on_delete)
         and (f.name != "key_part" or field.key_part)
+        and (f.name != "enum_labels" or field.enum_labels)
         and f.name != "stored"
         and (f.name not in _FILE_OPTIONS or getattr(field, f.name) is not None)
     }
@@ -172,6 +173,7 @@ def _field_from_data(data: dict[str, Any]) -> ir.Field:
     if values.get("enum") is not None:
         values["enum"] = tuple(values["enum"])
     values["renamed_values"] = tuple(tuple(p) for p in values.get("renamed_values", ()))
+    values["enum_labels"] = tuple(tuple(p) for p in values.get("enum_labels", ()))
     if values.get("stored") is not None:
         values["stored"] = ir.Stored(**values["stored"])
     if values.get("relation") and "on_delete" not in values:

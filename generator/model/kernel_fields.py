@@ -116,6 +116,7 @@ def _class_options(
     options: list[tuple[str, Any]] = []
     if cls == "Select":
         options.append(("options", tuple(field.enum or ())))
+        options.append(("option_labels", field.enum_labels or None))
     if cls == "BelongsTo" and field.relation:
         target = project.resource(field.relation)
         options.append(("resource", target.uri))

@@ -164,6 +164,9 @@ def _shown(field: kernel.Field, operator: str, value: str, options: Options) -> 
         related = options.get(field.name, _NOTHING)
         labels = {str(key): label for key, label in related.options}
         return labels.get(value) or related.current.get(value) or f"#{value}"
+    if isinstance(field, kernel.Select):
+        named = {str(option): field.label_of(option) for option in field.options}
+        return named.get(value, value)
     return value
 
 

@@ -6,12 +6,14 @@ links, so a stored ``javascript:`` URL stays inert text.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from . import fields as kernel
+from .cell_text import date_time_text, number_text
 from .files import from_column
 from .labels import value_text
 from .resource import ManyToMany, Resource
@@ -86,8 +88,22 @@ def display(
         return Cell(label, href=page_url(field.resource, "detail-page", value))
     if isinstance(field, kernel.Url):
         return Cell(str(value), href=http_url(value))
-    if isinstance(field, kernel.Integer | kernel.Number | kernel.Decimal):
-        return Cell(value_text(value), kind="number")
+    return _shown(field, value)
+
+
+def _shown(field: kernel.Field, value: Any) -> Cell:
+    """A plain value as people read it (``panel_core.cell_text``)."""
+    if isinstance(field, kernel.Select):
+        return Cell(field.label_of(value))
+    if field.key or field.key_part:  # an identifier: as it is
+        kind = "number" if isinstance(field, kernel.Integer) else "text"
+        return Cell(value_text(value), kind=kind)
+    if isinstance(field, kernel.Decimal):
+        return Cell(number_text(value, field.scale), kind="number")
+    if isinstance(field, kernel.Integer | kernel.Number):
+        return Cell(number_text(value), kind="number")
+    if isinstance(value, datetime.datetime):
+        return Cell(date_time_text(value))
     return Cell(value_text(value))
 
 

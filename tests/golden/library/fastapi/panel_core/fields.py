@@ -312,6 +312,13 @@ class Select(Field):
 
     input_type: ClassVar[str] = "select"
     options: tuple[Any, ...] = ()
+    # What pages show for options (``enum_labels``): (value, label) pairs; an option
+    # without one is shown as it is. JSON, CSV and record names keep the values.
+    option_labels: tuple[tuple[Any, str], ...] = ()
+
+    def label_of(self, value: Any) -> str:
+        """The label pages show for the option ``value``, else the value as text."""
+        return dict(self.option_labels).get(value, str(value))
 
     @property
     def option_type(self) -> str:

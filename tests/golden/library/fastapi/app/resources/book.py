@@ -65,7 +65,15 @@ class BookResource(Resource):
         Integer("pages", minimum=1, maximum=10000),
         Decimal("price", precision=10, scale=2, minimum="0"),
         Boolean("available", default=True),
-        Select("genre", options=("fiction", "science", "history")),
+        Select(
+            "genre",
+            options=("fiction", "science", "history"),
+            option_labels=(
+                ("fiction", "Fiction"),
+                ("science", "Popular science"),
+                ("history", "History"),
+            ),
+        ),
         Date("published_on"),
         Textarea("summary", nullable=True),
         BelongsTo("author", resource="author-resource"),

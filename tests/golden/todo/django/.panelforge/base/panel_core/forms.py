@@ -194,7 +194,7 @@ def _options(
     field_: kernel.Field, value: str, related: Sequence[tuple[Any, str]]
 ) -> list[Option]:
     if isinstance(field_, kernel.Select):
-        choices = [(str(option), str(option)) for option in field_.options]
+        choices = [(str(option), field_.label_of(option)) for option in field_.options]
     elif isinstance(field_, kernel.BelongsTo):
         choices = [(str(v), option_text(v, label)) for v, label in related]
     else:

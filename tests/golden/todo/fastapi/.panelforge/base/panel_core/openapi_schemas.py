@@ -72,6 +72,8 @@ def _limits(field: Field, *, constrained: bool) -> Schema:
     found = field.constraints() if constrained else {}
     if isinstance(field, Select):
         found = {"enum": list(field.options)}
+        if field.option_labels:  # what pages show for each value, in enum order
+            found["x-enum-descriptions"] = [field.label_of(o) for o in field.options]
     elif json_type(field) == "integer":
         low, high = found.get("minimum", INT64_MIN), found.get("maximum", INT64_MAX)
         found = {"minimum": max(low, INT64_MIN), "maximum": min(high, INT64_MAX)}
@@ -89,6 +91,8 @@ def value_schema(
     limits = _limits(field, constrained=constrained)
     if null and "enum" in limits:
         limits["enum"] = [*limits["enum"], None]
+        if "x-enum-descriptions" in limits:  # aligned with enum, null shown as "—"
+            limits["x-enum-descriptions"] = [*limits["x-enum-descriptions"], "—"]
     schema.update(limits)
     if isinstance(field, Decimal):
         schema["example"] = field.example
