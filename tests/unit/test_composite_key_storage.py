@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,7 +216,7 @@ def test_django_writes_the_emitted_migration_line_and_keeps_pairs_once(
     tunes = project()
     ours = django_storage.migration_field_lines(tunes.resource("PlaylistTrack"), tunes)
     # What Django itself writes (black-formatted when black is on the PATH).
-    assert ours[0].replace('"', "'") in written.replace('"', "'")
+    assert _code(ours[0]) in _code(written)
     django("migrate", "-v0")
     insert = "INSERT INTO playlist_track (playlist, track, position) VALUES"
     script = (
@@ -245,3 +246,9 @@ def test_a_regeneration_that_makes_a_key_composite_is_refused() -> None:
         diff_schema(before, project())
     with pytest.raises(OutputError, match=r"\('playlist, track' → 'id'\)"):
         diff_schema(project(), before)
+
+
+def _code(text: str) -> str:
+    """``text`` without what black changes: quotes, white space, trailing commas."""
+    bare = re.sub(r"\s+", "", text.replace('"', "'"))
+    return re.sub(r",\)", ")", bare)
