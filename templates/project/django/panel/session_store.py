@@ -7,16 +7,27 @@ only: ``SESSION_ENGINE = "django.contrib.sessions.backends.db"`` (or the
 and ``PANEL_PREPARED_QUERIES = False`` has this one build its query with the ORM.
 
 Every request of a logged-in session reads its row: Django would build and compile
-that query each time, which costs more than running it. Everything else is Django's
-``db`` engine: sessions live in the database, so logging out ends one at once.
+that query each time, which costs more than running it. It then checks the row's
+signature with the key derived from ``SECRET_KEY`` once per process, where Django's
+signing derives it on every read; the text is Django's own format, and anything this
+check does not accept (a key in ``SECRET_KEY_FALLBACKS``, a tampered row) goes to
+Django's decoder, which decides. Everything else is Django's ``db`` engine: sessions
+live in the database, so logging out ends one at once.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import zlib
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models, router
@@ -34,8 +45,49 @@ def _by_key(model: type[AbstractBaseSession]) -> PreparedQuery:
     return PreparedQuery(model, sessions, fields)
 
 
+@cache
+def _signing_key(secret: str, salt: str) -> bytes:
+    """The HMAC key ``django.core.signing`` derives for ``salt`` (``salted_hmac``)."""
+    return hashlib.sha256(f"{salt}signer{secret}".encode()).digest()
+
+
+def _signed_payload(text: str, key: bytes) -> bytes | None:
+    """The base64 payload of ``payload:timestamp:signature`` signed with ``key``,
+    or None when the signature does not match."""
+    signed, _, signature = text.rpartition(":")
+    digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
+    expected = base64.urlsafe_b64encode(digest).rstrip(b"=")
+    if not signed or not hmac.compare_digest(signature.encode(), expected):
+        return None
+    return signed.rpartition(":")[0].encode()
+
+
+def _unpacked(payload: bytes) -> Any:
+    """The JSON value of a payload: base64, zlib-compressed when it starts with a dot."""
+    compressed = payload.startswith(b".")
+    encoded = payload.removeprefix(b".")
+    data = base64.urlsafe_b64decode(encoded + b"=" * (-len(encoded) % 4))
+    return json.loads((zlib.decompress(data) if compressed else data).decode("latin-1"))
+
+
 class SessionStore(db.SessionStore):
     """A session kept in the ``django_session`` table."""
+
+    def decode(self, session_data: str) -> dict[str, Any]:
+        """The session's data, when signed with ``SECRET_KEY``; otherwise Django's
+        decoder answers (older keys, or ``{}`` for a row that does not verify)."""
+        payload = _signed_payload(
+            session_data, _signing_key(settings.SECRET_KEY, self.key_salt)
+        )
+        if payload is not None:
+            try:
+                decoded = _unpacked(payload)
+            except (binascii.Error, zlib.error, ValueError):
+                decoded = None
+            if isinstance(decoded, dict):
+                return decoded
+        fallback: dict[str, Any] = super().decode(session_data)
+        return fallback
 
     def load(self) -> dict[str, Any]:
         """The session's data (``{}``, and no key, when unknown or expired), decoded

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+# The panel first: Django tries patterns in order, and its routes are the busy ones.
 urlpatterns = [
-    path("", include("oag.urls")),
     path("admin", include("panel.urls")),
+    path("", include("oag.urls")),
 ]
 
 handler400 = "panel.errors.bad_request"

@@ -4,8 +4,9 @@ A record, an unnarrowed list page and its count, a token's user, a session's use
 a session are read with SQL compiled once; these tests hold them to the query sets
 they stand for, value and type, and to the same refusals (revoked tokens, inactive
 users, expired sessions), with ``PANEL_PREPARED_QUERIES`` on and off. On SQLite they
-run on the driver's cursor unless the queries are watched; a session text that does
-not verify is nobody's session.
+run on the driver's cursor unless the queries are watched. Session texts decode as
+Django's engine decodes them, with retired keys too; one that does not verify is
+nobody's session.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.db import connection, connections
 from django.test import Client
@@ -128,6 +130,28 @@ def test_sqlite_reads_skip_django_cursor_unless_watched(
 
     monkeypatch.setattr(database, "cursor", no_cursor)
     assert store.fetch(key) == seen
+
+
+@pytest.mark.parametrize(
+    ("data", "compressed"),
+    [({"answer": 42}, False), ({"text": "é" * 300, "n": [1, 2.5, None]}, True)],
+    ids=["short", "compressed"],
+)
+def test_session_texts_decode_as_djangos_engine_decodes_them(
+    data: dict[str, Any], compressed: bool
+) -> None:
+    text = db.SessionStore().encode(data)
+    assert text.startswith(".") is compressed
+    assert SessionStore().decode(text) == db.SessionStore().decode(text) == data
+
+
+def test_a_session_signed_with_a_retired_key_still_decodes(settings: Any) -> None:
+    text = SessionStore().encode({"answer": 42})
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-newer-secret-key-" + "x" * 40
+    assert SessionStore().decode(text) == {"answer": 42}
+    settings.SECRET_KEY_FALLBACKS = []
+    assert SessionStore().decode(text) == {}
 
 
 def test_a_tampered_session_text_is_nobodys(caplog: Any) -> None:
