@@ -140,9 +140,15 @@ async def index(request: Request, panel: Panel) -> Response:
         return see_other(page_url(panel.uri, "index-page", query=request.url.query))
     params = request.query_params.multi_items()
     query = panel.list_query(params, paging_modes=True)
-    rows, total = await run_in_threadpool(
-        panel.store.list_page, _engine(request), query, actor(request, panel)
-    )
+    found = None
+    reader: LoopReader | None = request.app.state.reader
+    if reader is not None and not panel.lifecycle.scoped and not panel.store.links:
+        found = panel.store.read_page(reader, query)  # SQLite, nothing narrowed
+    if found is None:
+        found = await run_in_threadpool(
+            panel.store.list_page, _engine(request), query, actor(request, panel)
+        )
+    rows, total = found
     urls = PageUrls(panel.crud_url, params, public_origin_of(request))
     body = list_body(query, rows, total, urls)
     return json_response(body)

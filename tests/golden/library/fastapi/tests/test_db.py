@@ -1,12 +1,13 @@
-"""The event-loop reads on SQLite: the same records and users as SQLAlchemy's reads.
+"""The event-loop reads on SQLite: the same records, pages and users as SQLAlchemy's.
 
-Records and users are read on the event loop through a raw sqlite3 connection
+Records, list pages nobody narrowed and users are read on the event loop through a raw sqlite3 connection
 (``app.core.db.LoopReader``) when the database is an SQLite file; these tests hold
 those reads to what the thread-pool path (SQLAlchemy) gives, value and type.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,41 @@ def test_disposing_the_engine_closes_the_loop_connections(
     app.state.engine.dispose()
     assert not reader._opened
     assert read_user(reader, user.id) == user  # a new connection, when needed
+
+
+def _list_params(resource: Any) -> list[list[tuple[str, str]]]:
+    """List requests nobody narrowed: every sort both ways, pages, no total."""
+    sorts = list(resource.sortable_fields)
+    asked: list[list[tuple[str, str]]] = [[("per_page", "1"), ("page", "2")]]
+    asked += [[], [("page", "999")]]
+    asked += [[("sort", name)] for name in sorts]
+    asked += [[("sort", f"-{name}"), ("total", "none")] for name in sorts]
+    return asked
+
+
+def test_list_pages_read_on_the_loop_are_what_sqlalchemy_reads(
+    app: FastAPI, client: TestClient
+) -> None:
+    reader, engine = _reader(app), app.state.engine
+    keys: dict[str, Any] = {}
+    for sample in json.loads(SAMPLES.read_text(encoding="utf-8")):
+        body = dict(sample["body"])
+        for name, target in sample["relations"].items():
+            if target in keys:
+                body[name] = keys[target]
+        response = post_create(client, sample["resource"], body)
+        assert response.status_code == 201, response.text
+        keys[sample["resource"]] = response.json()["data"][sample["key"]]
+    read = 0
+    for served in app.state.registry:
+        for params in _list_params(served.resource):
+            query = served.list_query(params, paging_modes=True)
+            on_loop = served.store.read_page(reader, query)
+            if on_loop is None:
+                continue
+            read += 1
+            assert on_loop == served.store.list_page(engine, query, None)
+        whole = served.list_query([], paging_modes=True)
+        narrowed = dataclasses.replace(whole, search="x")
+        assert served.store.read_page(reader, narrowed) is None
+    assert read

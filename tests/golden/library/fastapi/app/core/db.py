@@ -223,15 +223,31 @@ class LoopReader:
         self, statement: Select[Any], values: Mapping[str, Any]
     ) -> tuple[Any, ...] | None:
         """The first row ``statement`` selects with these parameters, if any."""
-        prepared = self._prepared.get(statement)
-        if prepared is None:
-            prepared = self._prepared[statement] = _Prepared(statement, self._dialect)
+        prepared = self._prepare(statement)
         cursor = self._connection().execute(prepared.sql, prepared.parameters(values))
         try:
             raw = cursor.fetchone()
         finally:
             cursor.close()
         return None if raw is None else prepared.row(raw)
+
+    def all(
+        self, statement: Select[Any], values: Mapping[str, Any]
+    ) -> list[tuple[Any, ...]]:
+        """Every row ``statement`` selects with these parameters."""
+        prepared = self._prepare(statement)
+        cursor = self._connection().execute(prepared.sql, prepared.parameters(values))
+        try:
+            raw = cursor.fetchall()
+        finally:
+            cursor.close()
+        return [prepared.row(row) for row in raw]
+
+    def _prepare(self, statement: Select[Any]) -> _Prepared:
+        prepared = self._prepared.get(statement)
+        if prepared is None:
+            prepared = self._prepared[statement] = _Prepared(statement, self._dialect)
+        return prepared
 
     def close(self) -> None:
         """Close every connection; later reads open new ones."""

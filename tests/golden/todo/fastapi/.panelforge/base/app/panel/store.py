@@ -3,7 +3,8 @@
 Statements are built once, when the store is created; a request only adds its own
 conditions. Each public method is one unit of work for one threadpool hop: it takes the
 engine, runs one transaction and returns plain dicts, in field declaration order. The
-exception is ``read``: one record through an SQLite ``LoopReader``, on the event loop.
+exceptions are ``read`` and ``read_page`` (``store_pages``): one record, or a page of a
+list nobody narrowed, through an SQLite ``LoopReader``, on the event loop.
 
 Every method takes the ``Actor`` of the request (``panel_core.lifecycle``): its scope
 narrows what the method may reach, and the resource's hooks run inside each write's
@@ -82,6 +83,7 @@ from .hooks import writing
 from .links import Links
 from .store_actions import ActionMethods
 from .store_bulk import BulkMethods
+from .store_pages import PageMethods
 from .store_rules import Tables, erase_files
 
 Record = dict[str, Any]
@@ -101,7 +103,7 @@ class Relation:
     shown: tuple[Column[Any], ...] = ()
 
 
-class Store(BulkMethods, ActionMethods):
+class Store(BulkMethods, ActionMethods, PageMethods):
     """Reads and writes the table of one resource."""
 
     def __init__(
@@ -154,6 +156,7 @@ class Store(BulkMethods, ActionMethods):
             self._delete_many = delete(table).where(many)
         self._force_delete = delete(table).where(one)
         self._read_one = self._select_one.where(*self._live)
+        self._pages = {}
         self._filters = {name: table.c[name] for name in resource.filterable_fields}
         ordered = {resource.key_name(), *resource.key_parts, *resource.sortable_fields}
         self._columns = {name: table.c[name] for name in ordered}
