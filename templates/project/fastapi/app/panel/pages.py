@@ -20,8 +20,8 @@ from starlette.exceptions import HTTPException
 
 from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
-from panel_core.refused_form import kept_form, refused_form
 from panel_core.pages import FRAGMENT
+from panel_core.refused_form import kept_form, refused_form
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
