@@ -180,7 +180,7 @@ def test_the_dashboard_shows_values_formatted_for_people(
     records = served[framework]
     home = _html(records, "/admin")
     card = re.search(
-        r'<section class="dashboard-card" data-resource="edition-resource".*?</section>',
+        rf'<section class="dashboard-card" data-resource="{EDITION.uri}".*?</section>',
         home,
         re.S,
     )
