@@ -1,8 +1,10 @@
 """A refused multipart form comes back as the form (issue 26), as an urlencoded one
-does: a browser's create or edit form of a resource with files, refused with 422
-(a file of a type the field does not take, a required field left empty), shows the
-form again with its errors and the values sent, the same page on both frameworks;
-nothing it uploaded stays in storage. JSON clients still get the JSON 422.
+does: a browser's create or edit form of a resource with files, refused (a file of a
+type the field does not take, a required field left empty), is sent back to its form
+page (303, issue 16's post/redirect/get), which shows it again with its errors and the
+values sent, the same page on both frameworks; a file that was chosen is not kept, and
+the form says to choose it again; nothing it uploaded stays in storage. JSON clients
+still get the JSON 422.
 
 ``files/albums.yaml``'s photos: a caption and a PNG picture required, a date, an
 album. Served on both frameworks with local storage in a folder of the test's.
@@ -92,10 +94,13 @@ def _refused_page(one: Served, data: dict[str, str], files: dict[str, Any]) -> s
     before = one.stored()
     with Browser(one) as person:
         response = person.submit(page(PHOTO, "form-page"), data, files)
-    assert response.status_code == 422, response.text[:2000]
-    assert response.headers["content-type"].startswith("text/html")
+        assert response.status_code == 303, response.text[:2000]
+        assert response.headers["location"] == page(PHOTO, "form-page")
+        shown = person.api.get(response.headers["location"])
+    assert shown.status_code == 200, shown.text[:2000]
+    assert shown.headers["content-type"].startswith("text/html")
     assert one.stored() == before, "a refused form left a file in storage"
-    return response.text
+    return str(shown.text)
 
 
 def test_a_file_of_a_type_the_field_refuses_shows_the_form_again(
@@ -122,6 +127,7 @@ def test_a_required_field_left_empty_shows_the_form_again(one: Served) -> None:
     assert 'class="record-form box"' in text
     assert "The Caption field is required." in text
     assert 'value="2024-05-02"' in text
+    assert "Picture: The file was not saved: choose it again." in text
 
 
 def test_a_refused_edit_form_shows_the_record_form_again(one: Served) -> None:
@@ -137,10 +143,14 @@ def test_a_refused_edit_form_shows_the_record_form_again(one: Served) -> None:
         url = page(PHOTO, "form-page", key)
         sent = {"caption": "Changed", "album": str(album)}
         response = person.submit(url, sent, {"picture": ("x.gif", gif(), "image/gif")})
-    assert response.status_code == 422, response.text[:2000]
-    assert "The Picture field must be a file of type: image/png." in response.text
-    assert 'value="Changed"' in response.text
-    assert _FORM.search(response.text)[1].startswith(crud(PHOTO, key))
+        assert response.status_code == 303, response.text[:2000]
+        assert response.headers["location"] == url
+        shown = person.api.get(url)
+    assert shown.status_code == 200, shown.text[:2000]
+    assert "The Picture field must be a file of type: image/png." in shown.text
+    assert "choose it again" not in shown.text  # the file's own error says it
+    assert 'value="Changed"' in shown.text
+    assert _FORM.search(shown.text)[1].startswith(crud(PHOTO, key))
     assert one.stored() == before
     assert one.api.get(crud(PHOTO, key)).json()["caption"] == "Kept"
 
@@ -164,8 +174,11 @@ def test_an_edit_form_of_a_version_changed_meanwhile_is_refused(one: Served) -> 
         sent = {"caption": "Mine", "album": str(album)}
         picture = {"picture": ("n.png", png("green"), "image/png")}
         response = person.api.post(action, data={**sent, **hidden}, files=picture)
-    assert response.status_code == 409, response.text[:2000]
-    assert 'class="record-form box"' in response.text
+        assert response.status_code == 303, response.text[:2000]
+        shown = person.api.get(response.headers["location"])
+    assert 'class="record-form box"' in shown.text
+    assert "Someone else saved this" in shown.text
+    assert "Picture: The file was not saved: choose it again." in shown.text
     assert one.stored() == before, "the refused form's upload stayed in storage"
     assert one.api.get(crud(PHOTO, key)).json()["caption"] == "Other"
 

@@ -170,11 +170,55 @@ def test_the_api_and_the_spec_keep_raw_values(
     assert "x-enum-descriptions" not in properties["title"]
 
 
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+def test_the_dashboard_shows_values_formatted_for_people(
+    served: dict[str, Any], framework: str
+) -> None:
+    """Metric values as list cells show numbers (12,345 but 1965; no ``.0``; a
+    decimal's own decimals), the latest records named with enum labels; the JSON
+    keeps the values and the display's stored values."""
+    records = served[framework]
+    home = _html(records, "/admin")
+    card = re.search(
+        rf'<section class="dashboard-card" data-resource="{EDITION.uri}".*?</section>',
+        home,
+        re.S,
+    )
+    assert card, home[:3000]
+    assert '<p class="dashboard-count" data-count="2">2 records</p>' in card[0]
+    metrics = re.findall(r"<dt>(.*?)</dt>\s*<dd>(.*?)</dd>", card[0])
+    assert metrics == [
+        ("Editions", "2"),
+        ("Copies", "12,345"),
+        ("Average copies", "12,345"),
+        ("Average weight", "677.25"),
+        ("Stock value", "1,234.50"),
+        ("Years added up", "1965"),
+    ]
+    assert _cells(card[0], "li") == ["Slim (Paperback)", "Dune (Cloth-bound)"]
+    dashboard = records["api"].get("/admin/dashboard").json()["resources"][0]
+    assert [m["value"] for m in dashboard["metrics"]] == [
+        2,
+        12345,
+        12345.0,
+        677.25,
+        "1234.50",
+        1965,
+    ]
+    assert [r["label"] for r in dashboard["latest"]] == [
+        "Slim (Paperback)",
+        "Dune (Cloth-bound)",
+    ]
+    heading = _html(records, page(EDITION, "detail-page", records["keys"][0]))
+    assert "<h1>Edition Dune (cloth)</h1>" in heading  # names elsewhere: as stored
+
+
 def test_both_frameworks_serve_the_same_pages(served: dict[str, Any]) -> None:
     django, fastapi = served["django"], served["fastapi"]
     assert django["keys"] == fastapi["keys"]
     key = fastapi["keys"][0]
     for url in (
+        "/admin",
         page(EDITION, "form-page"),
         page(EDITION, "form-page", key),
         page(EDITION, "index-page") + "?filter[binding]=cloth",

@@ -12,6 +12,7 @@ database chose.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -21,13 +22,23 @@ from conftest import FRAMEWORKS, REPO, SERVERS, postgres_database, run_panelforg
 
 from generator.manifest.load import load_manifest
 
-from .support import PASSWORD, Api, Deployment, crud, new_marker
+from .support import (
+    HTML,
+    PASSWORD,
+    Api,
+    Deployment,
+    crud,
+    new_marker,
+    page,
+    page_token,
+)
 
 HERE = REPO / "tests" / "conformance" / "unique"
 MANIFEST = load_manifest(HERE / "shelf.yaml")
 AUTHOR, BOOK = MANIFEST.resource("Author"), MANIFEST.resource("Book")
 ADMIN = "admin@example.com"
 TAKEN = "The Author and Title have already been taken."
+_TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 
 
 @pytest.fixture(
@@ -91,6 +102,28 @@ def test_a_duplicate_group_is_422_on_create_and_update(apis: list[Api]) -> None:
             assert response.json()["errors"] == {"author": [TAKEN]}
         answers.append((created.json(), updated.json()))
     assert answers[0] == answers[1]
+
+
+def test_a_form_repeating_a_group_comes_back_through_its_page(
+    apis: list[Api],
+) -> None:
+    """Post/redirect/get (issue 16): the refused form is a 303 to its form page,
+    which shows the error beside the field and the values sent, alike on both."""
+    pages = []
+    for api in apis:
+        author = api.post(crud(AUTHOR), json={"name": "Tolkien"}).json()["data"]["id"]
+        title = f"Taken {len(pages)}"
+        _book(api, author=author, title=title)
+        token = page_token(api.client, page(BOOK, "form-page"))
+        form = {"_token": token, "author": str(author), "title": title}
+        refused = api.post(crud(BOOK), data=form, headers=HTML)
+        assert refused.status_code == 303, refused.text[:2000]
+        assert refused.headers["location"] == page(BOOK, "form-page")
+        shown = api.get(refused.headers["location"], headers=HTML).text
+        assert f'<p class="error">{TAKEN}</p>' in shown
+        assert f'value="{title}"' in shown
+        pages.append(_TOKEN.sub(r"\1…", shown.replace(title, "…")))
+    assert pages[0] == pages[1]
 
 
 def test_null_members_never_collide(apis: list[Api]) -> None:

@@ -3,8 +3,9 @@
 Answers carrying one record send its version as a strong ``ETag``; a ``PUT``,
 ``PATCH`` or ``DELETE`` with a stale ``If-Match`` is 412 and changes nothing; of
 writers that loaded the same version and save at once, exactly one succeeds. The edit
-form carries the version it was loaded with: a stale save comes back (409) with the
-user's input and, beside it, what the other admin saved. ``REQUIRE_IF_MATCH=1`` makes
+form carries the version it was loaded with: a stale save is sent back to the edit
+form (a 303, post/redirect/get), which shows the user's input and, beside it, what
+the other admin saved. ``REQUIRE_IF_MATCH=1`` makes
 ``If-Match`` mandatory (428 without it).
 """
 
@@ -195,8 +196,11 @@ def test_a_stale_form_comes_back_beside_the_other_admins_values(
         saved = _save(second, url, token_2, same, **{field.name: theirs})
         assert saved.status_code == 303, saved.text
         mine = marker_value(field, new_marker(), 2)
-        stale = _save(first, url, token_1, version, **{field.name: mine})
-        assert stale.status_code == 409, stale.text[:2000]
+        refused = _save(first, url, token_1, version, **{field.name: mine})
+        # Post/redirect/get: back to the edit form, which shows the refused form.
+        assert refused.status_code == 303, refused.text[:2000]
+        assert refused.headers["location"] == page(resource, "form-page", key)
+        stale = first.get(refused.headers["location"], headers=HTML)
         assert stale.headers["content-type"].startswith("text/html")
         assert "Someone else saved this" in stale.text
         assert f'value="{mine}"' in stale.text  # the user's input is kept
@@ -221,13 +225,14 @@ def test_a_form_with_errors_keeps_the_version_it_was_loaded_with(
         _html, token, version = _form(first, resource, key)
         theirs = marker_value(field, new_marker(), 1)
         second.request("PATCH", url, json={field.name: theirs})
+        # Too long to keep in the session: the refused form is the answer (422).
         invalid = _save(first, url, token, version, **{field.name: "x" * 5000})
         assert invalid.status_code == 422, invalid.text[:2000]
         kept = _VERSION.search(invalid.text)
         assert kept and kept[1] == version, "the version the user loaded, not the new"
         mine = marker_value(field, new_marker(), 2)
         stale = _save(first, url, token, kept[1], **{field.name: mine})
-        assert stale.status_code == 409
+        assert stale.status_code == 303
         assert first.get(url).json()[field.name] == theirs
 
 

@@ -90,8 +90,9 @@ def page(server: Server, javascript: bool) -> Iterator[Any]:
         yield tab
         browser.close()
     assert elsewhere == []
-    # Pages answered with an error status on purpose (a refused form: 422; a form
-    # someone else saved meanwhile: 409) are logged by Chromium; nothing else may be.
+    # Pages answered with an error status on purpose (a refused form too big to
+    # keep in the session: 422; 409 alike) are logged by Chromium; nothing else may
+    # be. A refused form is a 303 to its form page otherwise (post/redirect/get).
     expected = ("status of 422", "status of 409")
     assert all(any(e in p for e in expected) for p in problems), problems
 
@@ -322,6 +323,7 @@ def _stale_form(page: Any) -> None:
     page.fill("#field-name", "Octavia Estelle Butler")
     page.click("text=Save")
     assert "Someone else saved this" in page.locator(".flash-error").inner_text()
+    assert page.url == mine  # post/redirect/get: back on the edit form's URL
     assert page.input_value("#field-name") == "Octavia Estelle Butler"
     assert "Octavia E. Butler" in page.locator(".theirs").inner_text()
     page.get_by_role("button", name="Save", exact=True).click()  # mine, knowingly

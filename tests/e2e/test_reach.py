@@ -281,3 +281,9 @@ def test_a_failed_save_says_where_and_focuses_the_field(
     assert page.evaluate("location.hash") == "#field-pages"
     pages_said = page.locator("#field-pages-error").inner_text()
     assert "1" in pages_said, pages_said
+    # Post/redirect/get: the page is the form's, so a reload posts nothing again
+    # and shows the form afresh.
+    assert page.evaluate("location.pathname") == f"{BOOKS}/form-page"
+    page.reload()
+    sync_api.expect(page.locator(".error-summary")).to_have_count(0)
+    assert page.input_value("#field-pages") == ""

@@ -1,7 +1,7 @@
 """How list and detail cells show values (``panel_core/table.py`` ``display`` and
 ``panel_core/cell_text.py``): enum labels, date-times to the minute in UTC, numbers
-with thousands separators. The served pages are tested in
-tests/conformance/test_formatting.py."""
+with thousands separators; the dashboard's counts and metrics alike. The served pages
+are tested in tests/conformance/test_formatting.py."""
 
 from __future__ import annotations
 
@@ -103,3 +103,40 @@ def test_enum_cells_show_labels(kernel: Any) -> None:
     assert _shown(kernel, grade, 1) == "Poor"
     assert _shown(kernel, grade, 12345) == "12345"  # an option, not an amount
     assert _shown(kernel, binding, None) == "—"
+
+
+@pytest.mark.parametrize(
+    ("count", "estimate", "text"),
+    [
+        (1, False, "1 record"),
+        (1204, False, "1204 records"),  # as a list cell shows the integer
+        (12345, False, "12,345 records"),
+        (2500000, True, "about 2,500,000 records"),
+    ],
+)
+def test_dashboard_counts_are_integers_as_cells_show_them(
+    count: int, estimate: bool, text: str
+) -> None:
+    load_kernel()
+    dashboard = importlib.import_module(f"{KERNEL_PACKAGE}.dashboard")
+    summary = {"count": count, "count_is_estimate": estimate}
+    assert dashboard.count_text(summary) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (2024, "2024"),
+        (12345, "12,345"),
+        (12345.0, "12,345"),
+        (677.25, "677.25"),
+        (decimal.Decimal("1234.50"), "1,234.50"),
+        (None, "—"),
+    ],
+)
+def test_dashboard_metrics_are_numbers_as_cells_show_them(
+    value: Any, text: str
+) -> None:
+    load_kernel()
+    metrics = importlib.import_module(f"{KERNEL_PACKAGE}.metrics")
+    assert metrics.metric_text(value) == text

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import fields as kernel
-from .labels import record_label
+from .cell_text import integer_text
+from .labels import value_text
 from .metrics import metric_cards
 from .pagination import PageUrls, list_body
 from .query import ESTIMATE, ESTIMATE_CAP, ListQuery, Sort
 from .registry import PanelResource
 from .resource import Resource
+from .table import display
 from .urls import page_url
 
 # How many of each resource's newest records the dashboard shows.
@@ -48,6 +50,23 @@ def latest_query(resource: type[Resource]) -> ListQuery:
     return ListQuery(1, LATEST, order, total=ESTIMATE, key=resource.key_name())
 
 
+def latest_label(resource: type[Resource], key: Any, record: dict[str, Any]) -> str:
+    """A latest record's name, its values as list cells show them (an enum's label,
+    a date-time to the minute in UTC, numbers with separators), where pickers and
+    headings keep them as stored (``panel_core.labels.record_label``)."""
+    text = ""
+    for literal, name in resource.display_parts:
+        field = None if name is None else resource.field_map.get(name)
+        value = None if name is None else record.get(name)
+        if name is None:
+            text += literal
+        elif field is not None and value is not None and value != "":
+            text += display(field, value).text
+        else:
+            text += value_text(value)
+    return text if text.strip() else f"#{key}"
+
+
 def resource_summary(
     panel: PanelResource[Any],
     rows: Sequence[dict[str, Any]],
@@ -68,9 +87,8 @@ def resource_summary(
     for record in body["data"]:
         key = record[key_name]
         url = page_url(panel.uri, "detail-page", key) if can_view else None
-        latest.append(
-            {"key": key, "label": record_label(resource, key, record), "url": url}
-        )
+        label = latest_label(resource, key, record)
+        latest.append({"key": key, "label": label, "url": url})
     return {
         "name": resource.name,
         "uri": panel.uri,
@@ -91,11 +109,12 @@ def dashboard_body(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def count_text(summary: dict[str, Any]) -> str:
-    """A resource's count for people: "1,204 records", "about 2,500,000 records"."""
+    """A resource's count for people, as list cells show integers: "1204 records",
+    "12,345 records", "about 2,500,000 records"."""
     count = summary["count"]
     noun = "record" if count == 1 else "records"
     about = "about " if summary["count_is_estimate"] else ""
-    return f"{about}{count:,} {noun}"
+    return f"{about}{integer_text(count)} {noun}"
 
 
 def dashboard_context(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -37,6 +37,10 @@ from .formdata import FORM_KEY
 from .guards import PANEL_GUARDS
 from .registry import PanelResource, Registry
 
+# The file fields a multipart form carried a file for (a refused form says to choose
+# them again, ``panel_core.refused_form``).
+UPLOADED_KEY = "panel.uploaded"
+
 router = APIRouter(
     prefix="/resource/{resourceUri}", dependencies=PANEL_GUARDS, include_in_schema=False
 )
@@ -81,6 +85,7 @@ async def file_body(
         # The form's fields, as an urlencoded form's: its version, its save button,
         # and its values again beside the errors if it is refused.
         request.scope[FORM_KEY] = reader.pairs
+        request.scope[UPLOADED_KEY] = tuple(reader.uploads)
         writes = FileWrites(storage_of(request), panel.uri, specs)
         stored = await run_in_threadpool(writes.store, reader.uploads)
     finally:

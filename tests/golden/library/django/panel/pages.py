@@ -1,7 +1,7 @@
 """Errors and fragments of the panel's pages.
 
-``error_response`` answers a ``PanelError`` of a page request: a form that fails
-validation is shown again with its values and the errors beside the fields (422),
+``error_response`` answers a ``PanelError`` of a page request: a form the save
+refuses is sent back to its form page (303, ``panel_core.refused_form``),
 nobody logged in goes to the login page (303), anything else is the error page with
 its status. ``panel.errors.error_response`` answers JSON clients, and pages here.
 ``render_fragment`` renders one part of a page alone (``?_fragment-load=table``, and
@@ -23,18 +23,19 @@ from panel_core.errors import (
     Referenced,
     Unauthenticated,
 )
-from panel_core.forms import submitted_values
 from panel_core.pages import FRAGMENTS
-from panel_core.urls import login_url
+from panel_core.refused_form import kept_form, refused_form
+from panel_core.urls import form_page_url, login_url
 from panel_core.versions import VERSION_FIELD
 
 from .bodies import form_value, read_body
 from .current import panel_route
-from .files import multipart_form
+from .files import multipart_form, uploaded_fields
+from .flash import keep_refused_form
 from .formdata import is_form_submission
 from .redirects import see_other
 from .registry import PanelResource, registry
-from .resource_pages import form_page, index_context
+from .resource_pages import index_context, refused_form_page
 from .responses import json_response
 from .templating import render, render_partial, resource_templates
 
@@ -65,8 +66,10 @@ def _to_login(request: HttpRequest) -> HttpResponse:
 def _form_again(
     request: HttpRequest, exc: InvalidInput | PreconditionFailed
 ) -> HttpResponse:
-    """The submitted form again, with its values: beside the errors (422), or beside
-    what someone else saved meanwhile (409; its version now the form's)."""
+    """The refused form's page again (``panel_core.refused_form``): a 303 to it, the
+    form kept in the session; without a session, or too big to keep, the form itself
+    with its values beside the errors (422) or beside what someone else saved
+    meanwhile (409; its version now the form's)."""
     match = request.resolver_match
     kwargs = match.kwargs if match is not None else {}
     panel = registry().get(kwargs["resourceUri"])
@@ -75,21 +78,19 @@ def _form_again(
     # Form pairs (an urlencoded form's without the form's own "_" fields).
     multipart = multipart_form(request)
     body = read_body(request) if multipart is None else multipart
-    values = submitted_values(
-        type(panel.resource), body if isinstance(body, list) else []
+    changed = isinstance(exc, PreconditionFailed)
+    form = refused_form(
+        type(panel.resource),
+        body if isinstance(body, list) else [],
+        {} if changed else exc.errors,
+        uploaded=uploaded_fields(request),
+        version=None if changed else form_value(request, VERSION_FIELD),
+        changed=changed,
     )
-    if isinstance(exc, PreconditionFailed):
-        return form_page(request, panel, key, values=values, changed=True, status=409)
-    version = form_value(request, VERSION_FIELD)
-    return form_page(
-        request,
-        panel,
-        key,
-        values=values,
-        errors=exc.errors,
-        version=version,
-        status=422,
-    )
+    url = form_page_url(panel.uri, key)
+    if keep_refused_form(request, kept_form(type(panel.resource), form, url)):
+        return see_other(url)
+    return refused_form_page(request, panel, key, form, form.status)
 
 
 def error_response(request: HttpRequest, exc: PanelError) -> HttpResponse:

@@ -12,11 +12,19 @@ from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
+from panel_core.urls import form_page_url
 
 from ..accept import wants_page_json
+from ..flash import take_refused_form
 from ..pages import render_fragment
 from ..registry import PanelResource, registry
-from ..resource_pages import detail_page, form_page, import_page, index_page
+from ..resource_pages import (
+    detail_page,
+    form_page,
+    import_page,
+    index_page,
+    refused_form_page,
+)
 from ..site import site
 from ..templating import render
 from .dashboard import dashboard_summaries
@@ -53,12 +61,18 @@ def resource_page(
         if pageUri == "import-page":
             return import_page(request, panel)
         if pageUri == "form-page":
+            refused = take_refused_form(request, form_page_url(panel.uri))
+            if refused is not None:
+                return refused_form_page(request, panel, None, refused)
             params = ((n, v) for n, vs in request.GET.lists() for v in vs)
             prefilled = prefilled_values(type(panel.resource), params)
             return form_page(request, panel, values=prefilled)
         raise NotFound("Page not found")
     key = panel.key(resourceItem)
     if pageUri == "form-page":
+        refused = take_refused_form(request, form_page_url(panel.uri, key))
+        if refused is not None:
+            return refused_form_page(request, panel, key, refused)
         return form_page(request, panel, key)
     if pageUri == "detail-page":
         return detail_page(request, panel, key)

@@ -20,6 +20,7 @@ from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
 from panel_core.import_page import import_context
 from panel_core.pages import FRAGMENTS
+from panel_core.refused_form import RefusedForm
 from panel_core.resource_pages import (
     Errors,
     detail_context,
@@ -138,6 +139,26 @@ async def form_page(
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status_code=status_code)
+
+
+async def refused_form_page(
+    request: Request,
+    panel: PanelResource,
+    key: Any,
+    form: RefusedForm,
+    status_code: int = 200,
+) -> Response:
+    """The form page again with a refused form's values, errors and version."""
+    return await form_page(
+        request,
+        panel,
+        key,
+        values=form.values,
+        errors=form.errors,
+        version=form.version,
+        changed=form.changed,
+        status_code=status_code,
+    )
 
 
 async def detail_page(request: Request, panel: PanelResource, key: Any) -> Response:

@@ -86,6 +86,12 @@ def upload_of(request: HttpRequest, resource_uri: str) -> MultipartReader | None
     return reader
 
 
+def uploaded_fields(request: HttpRequest) -> tuple[str, ...]:
+    """The file fields the record's multipart form carried a file for."""
+    found = getattr(request, _READ, None)
+    return () if found is None else tuple(found.uploads)
+
+
 def multipart_form(request: HttpRequest) -> list[tuple[str, str]] | None:
     """The text fields of the record's multipart form the request carried (``None``:
     it carried none)."""

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
 from panel_core.import_page import import_context
+from panel_core.refused_form import RefusedForm
 from panel_core.resource_pages import (
     Errors,
     detail_context,
@@ -103,6 +104,26 @@ def form_page(
     )
     names = resource_templates(panel.uri, "form.html")
     return render(request, names, context, status=status)
+
+
+def refused_form_page(
+    request: HttpRequest,
+    panel: PanelResource,
+    key: Any,
+    form: RefusedForm,
+    status: int = 200,
+) -> HttpResponse:
+    """The form page again with a refused form's values, errors and version."""
+    return form_page(
+        request,
+        panel,
+        key,
+        values=form.values,
+        errors=form.errors,
+        version=form.version,
+        changed=form.changed,
+        status=status,
+    )
 
 
 def detail_page(request: HttpRequest, panel: PanelResource, key: Any) -> HttpResponse:

@@ -169,14 +169,18 @@ def test_a_form_with_errors_comes_back_with_its_values(person: Client) -> None:
     values[wrong.name] = "<b>not this</b>"
     form = {**values, "_token": page_token(person)}
     response = post_form(person, f"/admin/resource/{resource.uri}/crud", form)
-    assert response.status_code == 422
-    text = response.content.decode()
+    # Post/redirect/get: back to the form page, which shows the form once.
+    assert response.status_code == 303
+    form_page = f"/admin/resource/{resource.uri}/form-page"
+    assert response["Location"] == form_page
+    text = person.get(form_page).content.decode()
     assert 'class="field has-error"' in text
     assert "Please correct the errors below." in text
     assert "<b>not this" not in text
     for name, value in values.items():
         if not resource.field_map[name].write_only:
             assert html.escape(value) in text, name
+    assert "Please correct" not in person.get(form_page).content.decode()
 
 
 def test_a_resource_template_comes_before_the_generic_one(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import fields as kernel
+from .cell_text import decimal_text, float_text, integer_text
 from .decimals import quantum
 from .filters import EQUALS, Filter
 from .query import NO_TOTAL, ListQuery, coerce_value
@@ -77,14 +78,16 @@ def metric_json(value: Value) -> int | float | str | None:
 
 
 def metric_text(value: Value) -> str:
-    """A value for people: thousands separated, a decimal with its own decimals."""
+    """A value for people, as a list cell of a number field shows it
+    (``panel_core.cell_text``): 12,345 (a count or integer sum; 2024 below five
+    digits), 1,234.5 and 120 (a float), a decimal with its field's decimals."""
     if value is None:
         return NO_VALUE
     if isinstance(value, int):
-        return f"{value:,}"
+        return integer_text(value)
     if isinstance(value, decimal.Decimal):
-        return f"{value:,}"
-    return f"{value:,.{AVERAGE_DECIMALS}f}"
+        return decimal_text(value)
+    return float_text(value)
 
 
 def metric_cards(

@@ -4,8 +4,9 @@
 that name: ``url_path_for`` picks the one whose parameters are given. This router is
 included last, since ``/resource/{resourceUri}/{pageUri}`` also matches ``…/crud``.
 
-Errors of page requests are pages too (``install_page_errors``); a form that fails
-validation is shown again with its values and the errors beside the fields.
+Errors of page requests are pages too (``install_page_errors``); a form the save
+refuses is sent back to its form page, which shows it again with its values and the
+errors beside the fields (``panel_core.refused_form``).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from starlette.exceptions import HTTPException
 
 from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
-from panel_core.forms import submitted_values
 from panel_core.pages import FRAGMENT
+from panel_core.refused_form import kept_form, refused_form
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
@@ -34,14 +35,23 @@ from .errors import (
     PreconditionFailed,
     Unauthenticated,
 )
+from .files import UPLOADED_KEY
+from .flash import keep_refused_form, take_refused_form
 from .formdata import FORM_KEY, form_value, is_form_submission
 from .guards import PANEL_GUARDS
 from .redirects import see_other
 from .registry import PanelResource, Registry
 from .responses import json_response
 from .templating import render
-from .urls import login_url
-from .views import detail_page, form_page, import_page, index_page, render_fragment
+from .urls import form_page_url, login_url
+from .views import (
+    detail_page,
+    form_page,
+    import_page,
+    index_page,
+    refused_form_page,
+    render_fragment,
+)
 
 _FORM_ROUTES = frozenset({"crud.store", "crud.update"})
 
@@ -80,6 +90,9 @@ async def resource_page(request: Request, panel: Page) -> Response:
     if page_uri == "import-page":
         return import_page(request, panel)
     if page_uri == "form-page":
+        refused = take_refused_form(request, form_page_url(panel.uri))
+        if refused is not None:
+            return await refused_form_page(request, panel, None, refused)
         params = request.query_params.multi_items()
         prefilled = prefilled_values(type(panel.resource), params)
         return await form_page(request, panel, values=prefilled)
@@ -92,6 +105,9 @@ async def resource_item_page(request: Request, panel: Page) -> Response:
     key = panel.key(request.path_params["resourceItem"])
     page_uri = request.path_params["pageUri"]
     if page_uri == "form-page":
+        refused = take_refused_form(request, form_page_url(panel.uri, key))
+        if refused is not None:
+            return await refused_form_page(request, panel, key, refused)
         return await form_page(request, panel, key)
     if page_uri == "detail-page":
         return await detail_page(request, panel, key)
@@ -101,28 +117,27 @@ async def resource_item_page(request: Request, panel: Page) -> Response:
 async def _form_again(
     request: Request, exc: InvalidInput | PreconditionFailed
 ) -> Response:
-    """The submitted form again, with its values: beside the errors (422), or beside
-    what someone else saved meanwhile (409; its version now the form's)."""
+    """The refused form's page again (``panel_core.refused_form``): a 303 to it, the
+    form kept in the session; without a session, or too big to keep, the form itself
+    with its values beside the errors (422) or beside what someone else saved
+    meanwhile (409; its version now the form's)."""
     registry: Registry = request.app.state.registry
     panel = registry.get(request.path_params["resourceUri"])
     item = request.path_params.get("resourceItem")
     key = None if item is None else panel.key(item)
-    pairs = request.scope.get(FORM_KEY, [])
-    values = submitted_values(type(panel.resource), pairs)
-    if isinstance(exc, PreconditionFailed):
-        return await form_page(
-            request, panel, key, values=values, changed=True, status_code=409
-        )
-    version = form_value(request, VERSION_FIELD)
-    return await form_page(
-        request,
-        panel,
-        key,
-        values=values,
-        errors=exc.errors,
-        version=version,
-        status_code=422,
+    changed = isinstance(exc, PreconditionFailed)
+    form = refused_form(
+        type(panel.resource),
+        request.scope.get(FORM_KEY, []),
+        {} if changed else exc.errors,
+        uploaded=request.scope.get(UPLOADED_KEY, ()),
+        version=None if changed else form_value(request, VERSION_FIELD),
+        changed=changed,
     )
+    url = form_page_url(panel.uri, key)
+    if keep_refused_form(request, kept_form(type(panel.resource), form, url)):
+        return see_other(url)
+    return await refused_form_page(request, panel, key, form, form.status)
 
 
 def _to_login(request: Request) -> Response:
