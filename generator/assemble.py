@@ -36,16 +36,20 @@ def spec_paths(project: ir.Project) -> tuple[str, str]:
 
 
 def render_files(
-    plans: list[FilePlan], caches: Caches, stable: Collection[str] = ()
+    plans: list[FilePlan],
+    caches: Caches,
+    stable: Collection[str] = (),
+    name: str | None = None,
 ) -> dict[str, str]:
     """Render plans and format the Python among them (black, cached).
 
-    Files of the ``stable`` templates skip black where that gives black's bytes.
+    Files of the ``stable`` templates skip black where that gives black's bytes. With
+    a ``name`` (a project's), black's cache keeps this run's outputs in one file.
     """
     from .render.jinja import render_plans  # Jinja: not needed by a no-op run
 
     trusted = {plan.path for plan in plans if plan.template in stable}
-    formatter = Formatter(FormatCache(caches.black), trusted)
+    formatter = Formatter(FormatCache(caches.black, name), trusted)
     return formatter.format_all(render_plans(plans, caches.templates))
 
 
@@ -64,12 +68,12 @@ def build_project_files(
     caches = run.caches
     plans = [p for p in target.plan_files(project) if p.path not in skip]
     run.progress(f"rendering {len(plans)} files for {len(project.resources)} resources")
-    formatted = render_files(plans, caches, target.black_stable_templates)
+    yaml_path, json_path = spec_paths(project)
+    name = f"{project.framework}\0{project.name}\0{yaml_path}"
+    formatted = render_files(plans, caches, target.black_stable_templates, name)
     run.progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
     validate_spec(doc, source=project.docs.path, cache_dir=caches.spec)
-    yaml_path, json_path = spec_paths(project)
-    name = f"{project.framework}\0{project.name}\0{yaml_path}"
     yaml_text, json_text = dump_spec(doc, caches.spec_text, name)
     formatted[yaml_path] = yaml_text
     formatted[json_path] = json_text

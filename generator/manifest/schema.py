@@ -22,6 +22,7 @@ from .. import paths
 from ..errors import Issue
 from ..model import naming
 from .hints import did_you_mean, quoted_list, shown, suggestion_hint
+from .schema_fast import fast_validator, passes_fast
 from .yamlnodes import Document, Node, Path, json_type, quote_hint, yaml_trap
 
 
@@ -66,6 +67,11 @@ def _validator() -> Any:
     text = (paths.specs_dir() / "manifest.schema.json").read_text(encoding="utf-8")
     schema = json.loads(text)
     return cls(_inline_refs(schema, schema.get("$defs", {})))
+
+
+@functools.lru_cache(maxsize=1)
+def _fast_validator() -> Any:
+    return fast_validator(_validator().schema)
 
 
 def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
@@ -145,7 +151,10 @@ def schema_issues(
     """
     clean = clean or CleanResources(None)
     checked, unknown = _to_check(document.value, clean)
-    errors = sorted(_validator().iter_errors(checked), key=_rank)
+    if passes_fast(_fast_validator(), checked):
+        errors = []  # valid: jsonschema would find nothing (schema_fast.py)
+    else:
+        errors = sorted(_validator().iter_errors(checked), key=_rank)
     failed = {
         e.absolute_path[1]
         for e in errors

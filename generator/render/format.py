@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import marshal
 import os
 import re
 import tempfile
@@ -105,18 +106,40 @@ def _keeps_its_quotes(source: str, match: re.Match[str]) -> bool:
 
 
 class FormatCache:
-    """black's outputs on disk, keyed by what determines them."""
+    """black's outputs on disk, keyed by what determines them.
 
-    def __init__(self, directory: Path | None) -> None:
+    With a ``name`` (one per project), every output of a run is kept in one file, the
+    outputs of the last run under that name: a cold run writes one file instead of one
+    per formatted file, and a regeneration reads one. Without one, each output is a
+    file of its own.
+    """
+
+    def __init__(self, directory: Path | None, name: str | None = None) -> None:
         self.directory = directory
+        self.ledger: Path | None = None
+        if directory is not None and name is not None:
+            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()
+            self.ledger = directory / "runs" / digest
+        self._stored: dict[str, str] | None = None  # the ledger, once read
+        self._used: dict[str, str] = {}
 
     def _path(self, key: str) -> Path | None:
         if self.directory is None:
             return None
         return self.directory / key[:2] / key
 
+    def _ledger_entries(self) -> dict[str, str]:
+        if self._stored is None:
+            self._stored = _read_ledger(self.ledger) if self.ledger else {}
+        return self._stored
+
     def get(self, key: str) -> str | None:
         """The cached output for ``key``, if any."""
+        if self.ledger is not None:
+            found = self._ledger_entries().get(key)
+            if found is not None:
+                self._used[key] = found
+            return found
         path = self._path(key)
         if path is None:
             return None
@@ -127,17 +150,39 @@ class FormatCache:
 
     def put(self, key: str, text: str) -> None:
         """Store an output; a cache that cannot be written is silently skipped."""
+        if self.ledger is not None:
+            self._used[key] = text
+            return
         path = self._path(key)
-        if path is None:
+        if path is not None:
+            _write_atomically(path, text.encode("utf-8"))
+
+    def flush(self) -> None:
+        """Write the ledger: the outputs this run used, unless they were all there."""
+        if self.ledger is None or self._used == self._ledger_entries():
             return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-            Path(tmp).replace(path)
-        except OSError:
-            return
+        _write_atomically(self.ledger, marshal.dumps(self._used))
+
+
+def _read_ledger(path: Path) -> dict[str, str]:
+    try:
+        found = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(v, str)}
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        Path(tmp).replace(path)
+    except (OSError, ValueError):
+        return  # a cache that cannot be written only costs time
 
 
 class Formatter:
@@ -177,10 +222,12 @@ class Formatter:
 
     def format_all(self, sources: Mapping[str, str]) -> dict[str, str]:
         """Format every ``.py`` entry; other files pass through unchanged."""
-        return {
+        formatted = {
             path: self.format(path, text) if path.endswith(".py") else text
             for path, text in sources.items()
         }
+        self.cache.flush()
+        return formatted
 
 
 def _check_syntax(path: str, source: str) -> None:

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import re
+import tempfile
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import metadata
@@ -201,6 +203,52 @@ def _remember(marker: Path) -> None:
         pass  # a cache that cannot be written only costs time
 
 
+class _PassedPieces:
+    """Pieces that passed in the last run, by digest of their exact data, in one file.
+
+    A regeneration's pieces are mostly the same data as the last run's: these are known
+    to pass without working out their shape (most of the cost of a cached check).
+    """
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.path = cache_dir / "pieces"
+        try:
+            self.known = set(marshal.loads(self.path.read_bytes()))
+        except (OSError, EOFError, ValueError, TypeError):
+            self.known = set()
+        self.kept: set[bytes] = set()
+
+    @staticmethod
+    def digest(piece: Doc) -> bytes | None:
+        """What names the piece's data: marshal's bytes (same types, same order).
+
+        Version 0 writes every value out; later ones refer back to objects met before,
+        which depends on objects' identity and reference counts, not on the data.
+        """
+        try:
+            data = marshal.dumps(piece, 0)
+        except ValueError:
+            return None
+        salt = f"{_FORMAT}\0{_validator_version()}\0".encode()
+        return hashlib.blake2b(salt + data, digest_size=20).digest()
+
+    def save(self) -> None:
+        """Keep this run's passed pieces for the next (if they changed)."""
+        if self.kept != self.known:
+            _write(self.path, marshal.dumps(sorted(self.kept)))
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        Path(tmp).replace(path)
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs time
+
+
 def cached_spec_problems(
     doc: Mapping[str, Any],
     cache_dir: Path,
@@ -212,17 +260,25 @@ def cached_spec_problems(
         return problems_of(doc)
     problems = _cross_piece_duplicates(pieces)
     passed: set[str] = set()
+    ledger = _PassedPieces(cache_dir)
     for piece in pieces:
-        key = _key(piece)
-        if key in passed:
-            continue  # a piece of the same shape passed in this run
-        marker = cache_dir / key[:2] / key
-        if marker.exists():
-            passed.add(key)
+        digest = ledger.digest(piece)
+        if digest is not None and digest in ledger.known:
+            ledger.kept.add(digest)
             continue
-        found = problems_of(piece)
-        problems += [p for p in found if p not in problems]
-        if not found:
-            passed.add(key)
-            _remember(marker)
+        key = _key(piece)
+        if key not in passed:
+            marker = cache_dir / key[:2] / key
+            if marker.exists():
+                passed.add(key)
+            else:
+                found = problems_of(piece)
+                problems += [p for p in found if p not in problems]
+                if found:
+                    continue
+                passed.add(key)
+                _remember(marker)
+        if digest is not None:
+            ledger.kept.add(digest)
+    ledger.save()
     return problems

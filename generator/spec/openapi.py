@@ -189,13 +189,14 @@ def dump_spec(
     With ``cache_dir``, the texts of the parts that did not change since the last spec
     written under ``name`` are reused (:mod:`generator.spec.text`): same bytes.
     """
-    kernel = load_kernel()
-    if cache_dir is None:
-        return kernel.openapi.dump_yaml(doc), kernel.openapi.dump_json(doc)
-    from .text import SpecTextCache, dump_texts, writers_fingerprint
+    from .text import SpecTextCache, dump_texts, exact_json_writer, writers_fingerprint
 
+    kernel = load_kernel()
+    dump_json = exact_json_writer(kernel.openapi.dump_json)
+    if cache_dir is None:
+        return kernel.openapi.dump_yaml(doc), dump_json(doc)
     cache = SpecTextCache(cache_dir, name, writers_fingerprint(kernel_dir()))
-    return dump_texts(doc, kernel.openapi.dump_yaml, kernel.openapi.dump_json, cache)
+    return dump_texts(doc, kernel.openapi.dump_yaml, dump_json, cache)
 
 
 def render_spec(project: ir.Project) -> tuple[str, str]:

@@ -15,6 +15,7 @@ result is the writers' own bytes; the cache may only change speed.
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 import os
 import re
@@ -51,6 +52,31 @@ class _Pieces:
             else:
                 frame[key] = value
         return frame
+
+
+def exact_json_writer(dump_json: Writer) -> Writer:
+    """``dump_json`` (the kernel's indented ``json.dumps``), with orjson where equal.
+
+    ``json.dumps`` with an indent runs in pure Python. orjson indents the same way;
+    only its scalars can differ (an exponent's form, non-finite numbers, keys that are
+    not strings, types json refuses). So when orjson's compact text of a value equals
+    json's compact text (which is C code), orjson's indented text is taken; anything
+    else goes to ``dump_json`` itself, errors included.
+    """
+    import orjson
+
+    def dump(value: Any) -> str:
+        try:
+            compact = json.dumps(
+                value, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+            )
+            if orjson.dumps(value).decode("utf-8") == compact:
+                return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n"
+        except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+            pass
+        return dump_json(value)
+
+    return dump
 
 
 def _indented_yaml(text: str, depth: int) -> str:

@@ -4,8 +4,10 @@ openapi-spec-validator is imported on first use (it costs ~0.3 s), so commands t
 never build a spec start fast. It uses the jsonschema-rs backend (a dependency) when
 that is installed, or as ``OPENAPI_SPEC_VALIDATOR_SCHEMA_VALIDATOR_BACKEND``
 (``auto``, ``jsonschema``, ``jsonschema-rs``) says. Its check of each schema object
-against the JSON Schema dialect runs on pure-Python jsonschema whatever the backend; a
-schema value that passed it is not checked again in the process (:func:`_remembering`).
+against the JSON Schema dialect runs on pure-Python jsonschema whatever the backend:
+here a value jsonschema-rs passes skips it (:mod:`generator.spec.dialect`, same
+verdicts), and a schema value that passed is not checked again in the process
+(:func:`_remembering`).
 """
 
 from __future__ import annotations
@@ -183,6 +185,9 @@ def _remembering(validator_cls: Any) -> Any:
 
 
 def _remembered(checker: Callable[[Any], None]) -> Callable[[Any], None]:
+    from .dialect import fast_dialect_checker
+
+    fast = fast_dialect_checker(checker) or checker
     if isinstance(checker, functools.partial):
         identity: Any = (checker.func, checker.args, tuple(checker.keywords.items()))
     else:
@@ -190,16 +195,16 @@ def _remembered(checker: Callable[[Any], None]) -> Callable[[Any], None]:
     try:
         hash(identity)
     except TypeError:
-        return checker
+        return fast
 
     def check(value: Any) -> None:
         try:
             key = (identity, marshal.dumps(value))
         except ValueError:  # not plain data: always checked
-            checker(value)
+            fast(value)
             return
         if key not in _PASSED:
-            checker(value)  # raises when the value is not a valid schema
+            fast(value)  # raises when the value is not a valid schema
             _PASSED.add(key)
 
     return check

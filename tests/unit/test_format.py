@@ -105,6 +105,34 @@ def test_awkward_values_are_sent_to_black(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(calls) < len(plans), "every file needed black"
 
 
+@pytest.mark.parametrize("framework", ["fastapi", "django"])
+def test_a_named_cache_keeps_a_run_in_one_file_and_changes_no_byte(
+    framework: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chosen = TARGETS[framework]
+    project = replace(awkward_project(), framework=framework)
+    plans = _plans(project, chosen)
+    stable = chosen.black_stable_templates
+    expected = render_files(plans, Caches(None, None), stable)
+    caches = Caches(tmp_path, None)
+    assert render_files(plans, caches, stable, "one project") == expected  # cold
+    assert [p.relative_to(tmp_path).parts[0] for p in tmp_path.rglob("*")] == [
+        "runs",
+        "runs",
+    ], "a named run keeps one file"
+
+    def no_black(_source: str) -> str:
+        raise AssertionError("a warm run formatted again")
+
+    monkeypatch.setattr(fmt, "_format_str", no_black)
+    monkeypatch.setattr(fmt, "looks_black_stable", no_black)
+    assert render_files(plans, caches, stable, "one project") == expected  # warm
+    ledger = next((tmp_path / "runs").iterdir())
+    ledger.write_bytes(b"\x00not marshal")  # damaged: formatted again, same bytes
+    monkeypatch.undo()
+    assert render_files(plans, caches, stable, "one project") == expected
+
+
 @pytest.mark.parametrize("target", [target, django], ids=["fastapi", "django"])
 def test_every_stable_template_exists_and_is_python(target: Target) -> None:
     templates = target.black_stable_templates

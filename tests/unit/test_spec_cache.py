@@ -11,6 +11,7 @@ import pytest
 from test_validate import broken
 
 from generator.errors import SpecError
+from generator.spec import cache as spec_cache
 from generator.spec.cache import cached_spec_problems, split_spec
 from generator.spec.openapi import build_spec
 from generator.spec.validate import spec_problems, validate_spec
@@ -96,3 +97,31 @@ def test_validate_spec_with_a_cache(tmp_path: Path) -> None:
     validate_spec(build_spec(projects.todo()), source="todo", cache_dir=tmp_path)
     with pytest.raises(SpecError, match="points nowhere"):
         validate_spec(broken("3.1.0"), source="todo", cache_dir=tmp_path)
+
+
+def test_pieces_that_passed_last_run_skip_their_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = build_spec(projects.library())
+    assert cached_spec_problems(doc, tmp_path, spec_problems) == []
+    real_key = spec_cache._key
+    shaped: list[Any] = []
+
+    def counting_key(piece: Any) -> str:
+        shaped.append(piece)
+        return real_key(piece)
+
+    monkeypatch.setattr(spec_cache, "_key", counting_key)
+    assert cached_spec_problems(doc, tmp_path, Counting()) == []
+    assert shaped == []  # every piece known by its data
+    spoiled = build_spec(projects.library())
+    schemas = spoiled["components"]["schemas"]
+    schemas["Book"]["properties"]["title"]["type"] = "integr"
+    counting = Counting()
+    problems = cached_spec_problems(spoiled, tmp_path, counting)
+    assert len(shaped) == 1 and counting.calls == 1  # the changed piece only
+    assert any("integr" in p for p in problems)
+    # A piece that failed is not remembered as passed: it fails again.
+    assert cached_spec_problems(spoiled, tmp_path, spec_problems) == problems
+    (tmp_path / "pieces").write_bytes(b"\x00damaged")
+    assert cached_spec_problems(doc, tmp_path, spec_problems) == []

@@ -13,11 +13,13 @@ from typing import Any
 
 import openapi_projects as projects
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.errors import ManifestError
 from generator.manifest.load import load_manifest
 from generator.spec.openapi import build_spec, dump_spec, load_kernel
-from generator.spec.text import SpecTextCache, dump_texts
+from generator.spec.text import SpecTextCache, dump_texts, exact_json_writer
 from generator.targets.fastapi.migrations import next_migration_ids
 
 REPO = Path(__file__).resolve().parents[2]
@@ -97,6 +99,45 @@ def test_dump_spec_with_and_without_cache(tmp_path: Path) -> None:
     doc = build_spec(projects.library(jwt=True))
     assert dump_spec(doc, tmp_path, "a") == dump_spec(doc)
     assert dump_spec(doc, tmp_path, "a") == dump_spec(doc)
+
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from([1e16, 1e-05, 1e22, -0.0, 0.1, 123456789.125])
+    | st.text()
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=5) | st.integers(0, 9), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _outcome(dump: Any, value: Any) -> tuple[str, str]:
+    try:
+        return "text", dump(value)
+    except (TypeError, ValueError) as exc:
+        return type(exc).__name__, str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_VALUES)
+def test_the_fast_json_writer_gives_the_kernels_bytes(value: Any) -> None:
+    # orjson's text where it is json's, else the kernel's writer: same bytes, same
+    # errors (non-finite numbers, exponents, integer keys, integers past 64 bits).
+    _, dump_json = _writers()
+    assert _outcome(exact_json_writer(dump_json), value) == _outcome(dump_json, value)
+
+
+def test_the_fast_json_writer_on_whole_specs() -> None:
+    _, dump_json = _writers()
+    for project in (projects.library(), projects.library(jwt=True), projects.todo()):
+        doc = build_spec(project)
+        assert exact_json_writer(dump_json)(doc) == dump_json(doc)
 
 
 def _problems(path: Path, cache: Path | None) -> str | None:
