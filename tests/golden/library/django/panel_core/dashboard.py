@@ -25,6 +25,7 @@ from .pagination import PageUrls, list_body
 from .query import ESTIMATE, ESTIMATE_CAP, ListQuery, Sort
 from .registry import PanelResource
 from .resource import Resource
+from .translation import ngettext
 from .urls import page_url
 
 # How many of each resource's newest records the dashboard shows.
@@ -93,9 +94,10 @@ def dashboard_body(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def count_text(summary: dict[str, Any]) -> str:
     """A resource's count for people: "1,204 records", "about 2,500,000 records"."""
     count = summary["count"]
-    noun = "record" if count == 1 else "records"
-    about = "about " if summary["count_is_estimate"] else ""
-    return f"{about}{count:,} {noun}"
+    shown = {"num": f"{count:,}"}
+    if summary["count_is_estimate"]:
+        return ngettext("about %(num)s record", "about %(num)s records", count) % shown
+    return ngettext("%(num)s record", "%(num)s records", count) % shown
 
 
 def dashboard_context(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
