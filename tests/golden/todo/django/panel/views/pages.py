@@ -12,6 +12,7 @@ from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
+from panel_core.translation import gettext
 
 from ..accept import wants_page_json
 from ..pages import render_fragment
@@ -56,13 +57,13 @@ def resource_page(
             params = ((n, v) for n, vs in request.GET.lists() for v in vs)
             prefilled = prefilled_values(type(panel.resource), params)
             return form_page(request, panel, values=prefilled)
-        raise NotFound("Page not found")
+        raise NotFound(gettext("Page not found"))
     key = panel.key(resourceItem)
     if pageUri == "form-page":
         return form_page(request, panel, key)
     if pageUri == "detail-page":
         return detail_page(request, panel, key)
-    raise NotFound("Page not found")
+    raise NotFound(gettext("Page not found"))
 
 
 def page(request: HttpRequest, pageUri: str) -> HttpResponse:  # noqa: N803
@@ -70,6 +71,6 @@ def page(request: HttpRequest, pageUri: str) -> HttpResponse:  # noqa: N803
     try:
         found = site().page(pageUri)
     except PageError:
-        raise NotFound("Page not found") from None
+        raise NotFound(gettext("Page not found")) from None
     names = [f"panel/pages/{found.uri}.html", "panel/page.html"]
     return render(request, names, {"page": found})
