@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import FRAMEWORKS, REPO, SERVERS, run_panelforge
+from conftest import FRAMEWORKS, REPO, SERVERS, DjangoAsgiServer, run_panelforge
 
 from generator.manifest.load import load_manifest
 
@@ -30,6 +30,8 @@ GERMAN = {**HTML, "Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
 # Each setting: the environment of the server that has it.
 SETTINGS = {"default": {}, "german": {"PANEL_LANGUAGE": "de"}}
+# Django over ASGI too (the language's context variable crosses sync_to_async).
+ASGI = ("django", "asgi")
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +47,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[Any, Any]]
                 "--framework", framework, "--quiet",
             )  # fmt: skip
             assert result.returncode == 0, result.stderr
-            for setting, env in SETTINGS.items():
+            variants = [*SETTINGS] + (["asgi"] if framework == "django" else [])
+            for setting in variants:
                 url = f"sqlite:///{folder / f'{setting}.db'}"
-                server = SERVERS[framework](project, url)
+                kind = DjangoAsgiServer if setting == "asgi" else SERVERS[framework]
+                server = kind(project, url)
+                env = SETTINGS.get(setting, {})
                 server.env.update(env)
                 servers.append(server)
                 server.migrate()
@@ -137,3 +142,12 @@ def test_both_frameworks_serve_the_same_german_pages(served: dict[Any, Any]) -> 
         headers = GERMAN if setting == "default" else HTML
         for url in PAGES:
             assert _html(django, url, headers) == _html(fastapi, url, headers), url
+
+
+def test_django_over_asgi_serves_the_same_german_pages(
+    served: dict[Any, Any],
+) -> None:
+    asgi, wsgi = served[ASGI], served["django", "default"]
+    for url in PAGES:
+        assert _html(asgi, url, GERMAN) == _html(wsgi, url, GERMAN), url
+    assert '<html lang="en">' in _html(asgi, PAGES[0])
