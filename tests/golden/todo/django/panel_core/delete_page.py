@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .delete_rules import DeletePlan, DeleteRules, undeletable
+from .delete_rules import NOTHING_DELETED, DeletePlan, DeleteRules, undeletable
 from .errors import InvalidInput
 from .labels import record_label
 from .registry import PanelResource
@@ -88,7 +88,7 @@ def mass_delete_question(
     selected ones the user may reach, as ``(key, values)``."""
     rules = panel.store.delete_rules
     if plan is not None and rules is not None and plan.blocking:
-        raise rules.refusal(plan, "Nothing was deleted", many=True)
+        raise rules.refusal(plan, NOTHING_DELETED, many=True)
     resource = type(panel.resource)
     index = page_url(panel.uri, "index-page")
     count = len(records)
