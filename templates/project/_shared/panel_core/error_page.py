@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .pages import ERROR_TITLES
+from .translation import gettext, gettext_noop
 from .urls import page_url
 
 
@@ -26,7 +27,7 @@ def error_context(
         for name, texts in (errors or {}).items()
     }
     return {
-        "title": ERROR_TITLES.get(status, "Error"),
+        "title": gettext(ERROR_TITLES.get(status, gettext_noop("Error"))),
         "status_code": status,
         "message": message,
         "errors": {name: texts for name, texts in shown.items() if texts},

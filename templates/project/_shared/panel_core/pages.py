@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .routes import uri_key, url_for
+from .translation import gettext_noop
 
 if TYPE_CHECKING:
     from .navigation import Navigation
@@ -22,21 +23,21 @@ COMPONENT = "_component_name"
 FRAGMENTS = {("index-page", "table"): "_table.html"}
 # The heading of the error page, by status.
 ERROR_TITLES = {
-    400: "Bad request",
-    401: "Not logged in",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    409: "Conflict",
-    412: "Changed meanwhile",
-    413: "Too large",
-    415: "Unsupported media type",
-    422: "Invalid input",
-    428: "Version required",
-    429: "Too many requests",
-    500: "Server error",
-    503: "Service unavailable",
+    400: gettext_noop("Bad request"),
+    401: gettext_noop("Not logged in"),
+    403: gettext_noop("Forbidden"),
+    404: gettext_noop("Not found"),
+    405: gettext_noop("Method not allowed"),
+    406: gettext_noop("Not acceptable"),
+    409: gettext_noop("Conflict"),
+    412: gettext_noop("Changed meanwhile"),
+    413: gettext_noop("Too large"),
+    415: gettext_noop("Unsupported media type"),
+    422: gettext_noop("Invalid input"),
+    428: gettext_noop("Version required"),
+    429: gettext_noop("Too many requests"),
+    500: gettext_noop("Server error"),
+    503: gettext_noop("Service unavailable"),
 }
 # Path segments below a resource that are not pages.
 _NOT_PAGES = frozenset({"crud", "handler"})

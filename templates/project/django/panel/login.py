@@ -24,6 +24,7 @@ from django.utils.module_loading import import_string
 from panel_core.accounts import FAILED
 from panel_core.credentials import Credentials, parse_credentials
 from panel_core.errors import InvalidInput
+from panel_core.translation import gettext
 from panel_core.urls import safe_path
 
 from .accept import wants_page_json
@@ -53,7 +54,7 @@ class LoginStep(Protocol):
 
 def _refuse(request: HttpRequest, credentials: Credentials) -> HttpResponse:
     del request, credentials
-    raise InvalidInput({"username": [FAILED]})
+    raise InvalidInput({"username": [gettext(FAILED)]})
 
 
 def _bind(step: LoginStep, call_next: Next) -> Next:
@@ -94,7 +95,7 @@ class SessionLogin:
         del call_next
         user = check_credentials(credentials.username, credentials.password)
         if user is None:
-            raise InvalidInput({"username": [FAILED]})
+            raise InvalidInput({"username": [gettext(FAILED)]})
         # A new session key and a new CSRF token: nothing of the anonymous one is kept.
         auth.login(request, user, backend=_BACKEND)
         if wants_page_json(request) or not is_form_submission(request):

@@ -27,6 +27,7 @@ from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
 
 # Where a resource's own template is looked for first (the pages import it from here).
 from panel_core.resource_pages import resource_templates as resource_templates
+from panel_core.translation import install_translations
 from panel_core.urls import page_url
 
 from .acting import panel_user
@@ -48,6 +49,7 @@ def environment(**options: Any) -> Environment:
     env = Environment(**options)
     env.globals.update(page_url=page_url, static_url=static_url)
     install_template_helpers(env)  # to_page, route, current_route
+    install_translations(env)  # {% trans %}, _(), current_language()
     return env
 
 

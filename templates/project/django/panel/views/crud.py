@@ -35,6 +35,7 @@ from panel_core.file_writes import FileWrites
 from panel_core.inputs import without_blank_secrets
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import resource_templates
+from panel_core.translation import gettext, ngettext
 from panel_core.urls import form_page_url, page_url, record_url
 from panel_core.versions import VERSION_FIELD, Expected, expected_version
 
@@ -118,12 +119,16 @@ class CollectionView(_CrudView):
         else:
             ticked = ticked_keys(panel, body, query)
             if ticked is None:
-                return back(request, _index_page(panel), NOTHING_TICKED, "error")
+                return back(
+                    request, _index_page(panel), gettext(NOTHING_TICKED), "error"
+                )
             keys = ticked
             if form_value(request, CONFIRMED_FIELD) is None:
                 asking = _mass_confirmation(request, panel, keys)
                 if asking is None:
-                    return back(request, _index_page(panel), NONE_LEFT, "error")
+                    return back(
+                        request, _index_page(panel), gettext(NONE_LEFT), "error"
+                    )
                 names = resource_templates(panel.uri, "delete.html")
                 return render(request, names, asking)
         acting = actor(request, panel)
@@ -134,8 +139,10 @@ class CollectionView(_CrudView):
             for_good=not panel.resource.soft_delete,
         )
         if not wants_json(request):
-            noun = "record" if deleted == 1 else "records"
-            return back(request, _index_page(panel), f"{deleted} {noun} deleted.")
+            said = ngettext(
+                "%(num)s record deleted.", "%(num)s records deleted.", deleted
+            )
+            return back(request, _index_page(panel), said % {"num": deleted})
         return deleted_response(deleted)
 
 

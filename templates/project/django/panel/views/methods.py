@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from panel_core.errors import NotFound
 from panel_core.pages import COMPONENT, Page, PageError
 from panel_core.routes import ANY
+from panel_core.translation import gettext
 
 from ..methods import call_method
 from ..pages import render_fragment
@@ -31,7 +32,7 @@ def _find(page_uri: str, resource_uri: str | None) -> tuple[PanelResource | None
             return panel, panel.resource.find_page(page_uri)
         return None, site().page(page_uri)
     except PageError:
-        raise NotFound("Page not found") from None
+        raise NotFound(gettext("Page not found")) from None
 
 
 @require_http_methods(ANY)

@@ -16,6 +16,7 @@ from panel_core.current import Site
 from panel_core.http_methods import allow_header
 from panel_core.pages import COMPONENT, Page, PageError
 from panel_core.routes import ROUTES
+from panel_core.translation import gettext
 
 from . import views
 from .errors import NotFound
@@ -60,7 +61,7 @@ def _page(request: Request, panel: PanelResource | None) -> Page:
             return panel.resource.find_page(uri)
         return _site(request).page(uri)
     except PageError:
-        raise NotFound("Page not found") from None
+        raise NotFound(gettext("Page not found")) from None
 
 
 @_route("handler")

@@ -20,6 +20,7 @@ from app.core.config import Settings
 from app.core.users import check_credentials
 from panel_core.accounts import FAILED
 from panel_core.credentials import Credentials, login_page_context, parse_credentials
+from panel_core.translation import gettext
 
 from .accept import wants_json, wants_page_json
 from .auth import Authentication, login
@@ -52,7 +53,7 @@ def login_pipeline(steps: Sequence[LoginStep]) -> Next:
     """The steps chained in order; a login no step accepts fails."""
 
     async def refuse(request: Request, credentials: Credentials) -> Response:
-        raise InvalidInput({"username": [FAILED]})
+        raise InvalidInput({"username": [gettext(FAILED)]})
 
     handler: Next = refuse
     for step in reversed(steps):
@@ -85,7 +86,7 @@ class SessionLogin:
             check_credentials, engine, credentials.username, credentials.password
         )
         if user is None:
-            raise InvalidInput({"username": [FAILED]})
+            raise InvalidInput({"username": [gettext(FAILED)]})
         token = login(request, user)
         if wants_page_json(request) or not is_form_submission(request):
             return json_response({"message": "Authenticated.", "csrf_token": token})

@@ -19,6 +19,7 @@ from panel_core.file_writes import files_removed_after
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import list_params, resource_templates
 from panel_core.storage import Storage
+from panel_core.translation import gettext
 from panel_core.trash import require_trash, trash_context, trash_url
 
 from .accept import require_acceptable, wants_json
@@ -95,7 +96,7 @@ async def restore(request: Request) -> Response:
         panel.store.restore, _engine(request), key, actor(request, panel)
     )
     if not wants_json(request):
-        return back(request, trash_url(panel.uri), "Restored.")
+        return back(request, trash_url(panel.uri), gettext("Restored."))
     return record_response(record)
 
 
@@ -109,7 +110,7 @@ async def force_delete(request: Request) -> Response:
         _force_delete, panel, storage_of(request), _engine(request), key, request
     )
     if not wants_json(request):
-        return back(request, trash_url(panel.uri), "Deleted for good.")
+        return back(request, trash_url(panel.uri), gettext("Deleted for good."))
     return deleted_response()
 
 

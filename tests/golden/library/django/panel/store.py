@@ -56,6 +56,7 @@ from panel_core.query import (
 )
 from panel_core.resource import Resource
 from panel_core.search import FOLD_FUNCTION, needs_folding
+from panel_core.translation import gettext
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
@@ -536,7 +537,8 @@ class Store(BulkMethods, ActionMethods):
         return by_model.get(self._model_label, 0)
 
     def _not_found(self, key: Any) -> NotFound:
-        return NotFound(f"{self.label} {key} not found")
+        found = {"label": self.label, "key": key}
+        return NotFound(gettext("%(label)s %(key)s not found") % found)
 
     def _conditions(self, query: ListQuery) -> list[Q | IContains]:
         conditions: list[Q | IContains] = [

@@ -35,6 +35,7 @@ from .imports import (
 )
 from .registry import PanelResource
 from .routes import url_for
+from .translation import gettext
 from .urls import page_url
 
 if TYPE_CHECKING:
@@ -159,7 +160,7 @@ def import_context(
     errors = [] if result is None else _error_rows(result.errors)
     return {
         "resource": resource,
-        "heading": f"Import {many}",
+        "heading": gettext("Import %(records)s") % {"records": many},
         "crumbs": [(resource.title, index)],
         "index_url": index,
         "action": url_for(
@@ -174,14 +175,18 @@ def import_context(
         "error_count": 0 if result is None else len(result.errors),
         "confirm": result is not None and not result.errors and total > 0,
         "carried": carry(text, limit) if text is not None else None,
-        "confirm_label": f"Import {total} {one if total == 1 else many}",
+        "confirm_label": gettext("Import %(count)s %(records)s")
+        % {"count": total, "records": one if total == 1 else many},
     }
 
 
 def _error_rows(errors: Mapping[str, list[str]]) -> list[dict[str, str]]:
     """The error table: one line per message, its row named once per row."""
     return [
-        {"row": label.capitalize() if label != FILE_FIELD else "File", "message": m}
+        {
+            "row": label.capitalize() if label != FILE_FIELD else gettext("File"),
+            "message": m,
+        }
         for label, messages in errors.items()
         for m in messages
     ]

@@ -17,6 +17,7 @@ from .cell_text import date_time_text, number_text
 from .files import from_column
 from .labels import value_text
 from .resource import ManyToMany, Resource
+from .translation import gettext
 from .urls import page_url
 
 _LONG_TEXT = 80
@@ -75,7 +76,7 @@ def display(
     if value is None or value == "":
         return Cell("—", kind="empty")
     if isinstance(field, kernel.Boolean):
-        return Cell("Yes" if value else "No", kind="boolean")
+        return Cell(gettext("Yes") if value else gettext("No"), kind="boolean")
     if isinstance(field, kernel.File):
         found = from_column(value)
         if found is None:

@@ -15,9 +15,11 @@ from argparse import ArgumentParser
 
 from .abilities import ADMIN, Roles, UnknownRole
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
+from .translation import gettext_noop
 
 # The one answer to a failed login, whether or not the user exists.
-FAILED = "These credentials do not match our records."
+# (Translated where shown: ``gettext(FAILED)``.)
+FAILED = gettext_noop("These credentials do not match our records.")
 MIN_PASSWORD_LENGTH = 8
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from .labels import record_label
 from .registry import PanelResource
+from .translation import gettext
 from .urls import form_page_url, page_url
 
 SAVE_CHOICE = "_save"
@@ -31,7 +32,9 @@ def after_save(
     """The page to go to and the message to show there."""
     key = panel.resource.key_of(record)
     name = record_label(type(panel.resource), key, record)
-    message = f"{panel.store.label} “{name}” {'created' if created else 'saved'}."
+    said = gettext("%(label)s “%(name)s” created.") if created else None
+    said = said or gettext("%(label)s “%(name)s” saved.")
+    message = said % {"label": panel.store.label, "name": name}
     if choice == CONTINUE:
         return form_page_url(panel.uri, key), message
     if choice == ANOTHER:
@@ -43,5 +46,8 @@ def deleted_message(panel: PanelResource[Any], record: Mapping[str, Any]) -> str
     """What the list says once ``record`` was deleted (or moved to the trash)."""
     key = panel.resource.key_of(record)
     name = record_label(type(panel.resource), key, record)
-    gone = "moved to the trash" if type(panel.resource).soft_delete else "deleted"
-    return f"{panel.store.label} “{name}” {gone}."
+    if type(panel.resource).soft_delete:
+        said = gettext("%(label)s “%(name)s” moved to the trash.")
+    else:
+        said = gettext("%(label)s “%(name)s” deleted.")
+    return said % {"label": panel.store.label, "name": name}

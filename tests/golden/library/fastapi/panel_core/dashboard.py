@@ -27,6 +27,7 @@ from .query import ESTIMATE, ESTIMATE_CAP, ListQuery, Sort
 from .registry import PanelResource
 from .resource import Resource
 from .table import display
+from .translation import ngettext
 from .urls import page_url
 
 # How many of each resource's newest records the dashboard shows.
@@ -112,9 +113,10 @@ def count_text(summary: dict[str, Any]) -> str:
     """A resource's count for people, as list cells show integers: "1204 records",
     "12,345 records", "about 2,500,000 records"."""
     count = summary["count"]
-    noun = "record" if count == 1 else "records"
-    about = "about " if summary["count_is_estimate"] else ""
-    return f"{about}{integer_text(count)} {noun}"
+    shown = {"num": integer_text(count)}
+    if summary["count_is_estimate"]:
+        return ngettext("about %(num)s record", "about %(num)s records", count) % shown
+    return ngettext("%(num)s record", "%(num)s records", count) % shown
 
 
 def dashboard_context(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:

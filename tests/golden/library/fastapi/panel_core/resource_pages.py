@@ -25,6 +25,7 @@ from .registry import PanelResource
 from .resource import Resource
 from .routes import url_for
 from .table import columns, display, display_links, rows
+from .translation import gettext
 from .trash import trash_url
 from .urls import page_url, record_url
 from .versions import record_version
@@ -206,7 +207,11 @@ def form_context(
     return {
         **_resource_context(panel, can),
         "key": key,
-        "heading": f"New {label}" if creating else f"Edit {label} {name}",
+        "heading": (
+            gettext("New %(label)s") % {"label": label}
+            if creating
+            else gettext("Edit %(label)s %(name)s") % {"label": label, "name": name}
+        ),
         "crumbs": crumbs,
         "widgets": widgets,
         "action": _form_action(panel, key, multipart=multipart),

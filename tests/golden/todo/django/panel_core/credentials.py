@@ -18,6 +18,7 @@ from .accounts import FAILED
 from .errors import InvalidInput
 from .inputs import Body
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
+from .translation import gettext
 from .urls import safe_path
 
 _MAX_USERNAME = 254
@@ -35,11 +36,11 @@ class Credentials:
 def _check(username: Any, password: Any) -> Credentials:
     errors: dict[str, list[str]] = {}
     if not isinstance(username, str) or not username.strip():
-        errors["username"] = ["The username field is required."]
+        errors["username"] = [gettext("The username field is required.")]
     elif len(username) > _MAX_USERNAME:
-        errors["username"] = [FAILED]
+        errors["username"] = [gettext(FAILED)]
     if not isinstance(password, str) or not password:
-        errors["password"] = ["The password field is required."]
+        errors["password"] = [gettext("The password field is required.")]
     elif is_too_long(password):
         message = f"The password must not be greater than {MAX_PASSWORD_BYTES} bytes."
         errors["password"] = [message]

@@ -26,6 +26,7 @@ from .errors import Referenced
 from .fields import BelongsTo
 from .labels import record_label
 from .resource import Resource
+from .translation import gettext, gettext_noop, ngettext
 
 RESTRICT, CASCADE, SET_NULL = "restrict", "cascade", "set_null"
 RULES = (RESTRICT, CASCADE, SET_NULL)
@@ -160,8 +161,7 @@ class DeleteRules:
         """The 409 of a plan with blocking references; ``what`` starts the message
         ("Author Herbert, Frank cannot be deleted", "Nothing was deleted"), or makes
         it when called (``undeletable``); ``many``: a mass delete."""
-        if not isinstance(what, str):
-            what = what()
+        what = gettext(what) if isinstance(what, str) else what()
         entries = [
             {
                 "resource": uri,
@@ -171,11 +171,21 @@ class DeleteRules:
             for uri, count in plan.blocking.items()
         ]
         total = sum(plan.blocking.values())
-        verb = "refers" if total == 1 else "refer"
-        whom = "some of these" if many else "it"
         parts = [f"{e['count']} {e['label']}" for e in entries]
-        message = f"{what}: {_joined(parts)} {verb} to {whom}."
-        return Referenced(message, entries)
+        said = {"subject": what, "records": _joined(parts)}
+        if many:
+            sentence = ngettext(
+                "%(subject)s: %(records)s refers to some of these.",
+                "%(subject)s: %(records)s refer to some of these.",
+                total,
+            )
+        else:
+            sentence = ngettext(
+                "%(subject)s: %(records)s refers to it.",
+                "%(subject)s: %(records)s refer to it.",
+                total,
+            )
+        return Referenced(sentence % said, entries)
 
     def cascade_counts(self, plan: DeletePlan) -> list[dict[str, Any]]:
         """What a cascade deletes with the records: resource, label and count each."""
@@ -190,9 +200,12 @@ class DeleteRules:
         return str(cls.name) if count == 1 else (cls.title or str(cls.name))
 
 
-# How a refused delete's message starts: the text, or a function making it (called
-# only when the delete is refused, so the record is read only then).
+# How a refused delete's message starts: the text (in English: translated when the
+# message is made), or a function making it (called only when the delete is refused,
+# so the record is read only then).
 Subject = str | Callable[[], str]
+# The start of a refused mass delete's message.
+NOTHING_DELETED = gettext_noop("Nothing was deleted")
 
 
 def undeletable(
@@ -206,7 +219,8 @@ def undeletable(
 
     def subject() -> str:
         name = record_label(resource, key, read() or {})
-        return f"{noun} {name} cannot be deleted"
+        said = {"label": noun, "name": name}
+        return gettext("%(label)s %(name)s cannot be deleted") % said
 
     return subject
 
@@ -215,4 +229,5 @@ def _joined(parts: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if len(parts) <= 1:
         return "".join(parts)
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+    said = {"items": ", ".join(parts[:-1]), "last": parts[-1]}
+    return gettext("%(items)s and %(last)s") % said

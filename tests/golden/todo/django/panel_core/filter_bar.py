@@ -27,14 +27,15 @@ from .filters import (
 )
 from .forms import Option, Options, Widget, choice, input_attrs
 from .resource import Resource
+from .translation import gettext, gettext_noop
 from .urls import page_url
 
 Params = Sequence[tuple[str, str]]
 # What the per-page selector offers, within the resource's ``max_per_page``.
 PER_PAGE_CHOICES = (10, 25, 50, 100)
-_BOOLEAN_CHOICES = (("true", "Yes"), ("false", "No"))
+_YES, _NO = gettext_noop("Yes"), gettext_noop("No")
 # How a chip names each value a boolean filter takes (``panel_core.query``).
-_BOOLEAN_WORDS = {"true": "Yes", "1": "Yes", "false": "No", "0": "No"}
+_BOOLEAN_WORDS = {"true": _YES, "1": _YES, "false": _NO, "0": _NO}
 _NOTHING = Related()
 
 
@@ -87,12 +88,14 @@ def filter_controls(
             continue  # a record is opened by its key, not filtered by it
         related = options.get(name, _NOTHING)
         if isinstance(field, kernel.Boolean):
-            related = Related(options=_BOOLEAN_CHOICES)
+            related = Related(
+                options=(("true", gettext(_YES)), ("false", gettext(_NO)))
+            )
         if ranged(field):
             pair = [_input(field, FROM, current), _input(field, TO, current)]
             controls.append(FilterControl(field.label, pair))
         elif matched_as_text(field):
-            label = f"{field.label} {WORDS[CONTAINS]}"
+            label = f"{field.label} {gettext(WORDS[CONTAINS])}"
             controls.append(FilterControl(label, [_input(field, CONTAINS, current)]))
         else:
             controls.append(
@@ -106,7 +109,8 @@ def _input(field: kernel.Field, operator: str, current: dict[str, str]) -> Widge
     name = parameter(field.name, operator)
     kind = "text" if operator in TEXT_MATCHES else field.input_type
     attrs = [] if operator in TEXT_MATCHES else input_attrs(field)
-    return Widget(name, WORDS[operator], kind, current.get(name, ""), attrs=attrs)
+    label = gettext(WORDS[operator])
+    return Widget(name, label, kind, current.get(name, ""), attrs=attrs)
 
 
 def _equals(field: kernel.Field, related: Related, current: dict[str, str]) -> Widget:
@@ -147,9 +151,8 @@ def chips(resource: type[Resource], params: Params, options: Options) -> list[Ch
         if operator not in WORDS:
             continue
         others = [p for i, p in enumerate(params) if i != index and p[0] != "page"]
-        text = (
-            f"{field.label} {WORDS[operator]} {_shown(field, operator, value, options)}"
-        )
+        shown = _shown(field, operator, value, options)
+        text = f"{field.label} {gettext(WORDS[operator])} {shown}"
         found.append(Chip(text, page_url(resource.uri, "index-page", query=others)))
     return found
 
@@ -159,7 +162,8 @@ def _shown(field: kernel.Field, operator: str, value: str, options: Options) -> 
     if operator in TEXT_MATCHES:
         return f"“{value}”"
     if isinstance(field, kernel.Boolean):
-        return _BOOLEAN_WORDS.get(value.lower(), value)
+        word = _BOOLEAN_WORDS.get(value.lower())
+        return value if word is None else gettext(word)
     if isinstance(field, kernel.BelongsTo):
         related = options.get(field.name, _NOTHING)
         labels = {str(key): label for key, label in related.options}

@@ -19,6 +19,7 @@ from .choices import Picker, Related, option_text
 from .files import StoredFile, from_column
 from .inputs import link_keys
 from .resource import Resource
+from .translation import gettext
 
 # What each belongs-to input offers, by field name (``panel_core.choices``).
 Options = Mapping[str, Related]
@@ -67,7 +68,7 @@ class Widget:
     def shown(self, value: str) -> str:
         """``value`` of this input as its user sees it: a choice's label."""
         if self.input == "checkbox":
-            return "Yes" if value == "true" else "No"
+            return gettext("Yes") if value == "true" else gettext("No")
         for option in self.options:
             if option.value == value:
                 return option.label

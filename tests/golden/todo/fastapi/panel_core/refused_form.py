@@ -26,12 +26,13 @@ from typing import Any
 from . import fields as kernel
 from .forms import submitted_values
 from .resource import Resource
+from .translation import gettext, gettext_noop
 
 # The session's key of the kept form.
 SESSION_KEY = "_refused_form"
 # The most bytes of JSON a kept form may take (ASCII-escaped, as a cookie holds it).
 KEPT_LIMIT = 2048
-CHOOSE_AGAIN = "The file was not saved: choose it again."
+CHOOSE_AGAIN = gettext_noop("The file was not saved: choose it again.")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def refused_form(
     kept_errors = {name: list(messages) for name, messages in errors.items()}
     for spec in kernel.file_fields(resource.writable_fields):
         if spec.name in uploaded and not kept_errors.get(spec.name):
-            kept_errors[spec.name] = [CHOOSE_AGAIN]
+            kept_errors[spec.name] = [gettext(CHOOSE_AGAIN)]
     values = submitted_values(resource, pairs)
     return RefusedForm(values, kept_errors, version, changed)
 

@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # PANEL_PREFIX: where the panel (pages, JSON API, login) is served; its links,
     # redirects and the OpenAPI paths follow. /docs and /static stay where they are.
     panel_prefix: str = DEFAULT_PREFIX
+    # PANEL_LANGUAGE: the language of the panel's own texts (panel_core/locale/: en,
+    # de) when the browser's Accept-Language asks for none that PANEL_LANGUAGES
+    # offers (comma-separated codes; empty: every language with a catalog).
+    panel_language: str = "en"
+    panel_languages: str = ""
 
     # The list API: rows per page are capped at this (and at each resource's own cap).
     max_per_page: int = 100

@@ -31,6 +31,7 @@ from panel_core.tokens import (
     bearer_token,
     issue_token,
 )
+from panel_core.translation import gettext
 
 from .auth import load_user
 from .errors import InvalidInput
@@ -121,7 +122,7 @@ class JWTLogin:
             check_credentials, engine, credentials.username, credentials.password
         )
         if user is None:
-            raise InvalidInput({"username": [FAILED]})
+            raise InvalidInput({"username": [gettext(FAILED)]})
         issued = issue_token(
             self.keys,
             user_id=user.id,

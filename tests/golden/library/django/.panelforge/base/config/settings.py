@@ -91,6 +91,7 @@ MIDDLEWARE = [
     # Before the session's: it sees the session cookie (Secure over https).
     "panel.headers.SecureCookiesMiddleware",
     "panel.formdata.MethodOverrideMiddleware",
+    "panel.language.PanelLanguageMiddleware",
     *PANEL["middleware"],
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Inside the security headers' middleware, so that preflights get them too.
@@ -182,7 +183,11 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT")
 # subclass panel.csrf.PanelCsrfMiddleware, and JWT clients send no cookies.
 SILENCED_SYSTEM_CHECKS = ["security.W003"]
 
-LANGUAGE_CODE = "en-us"
+# The language of the panel's own texts (panel_core/locale/): the first of the
+# browser's Accept-Language that LANGUAGES offers, else LANGUAGE_CODE (PANEL_LANGUAGE).
+# The panel reads its .po catalogs itself (panel.language), not Django's .mo files.
+LANGUAGE_CODE = env_str("PANEL_LANGUAGE", "en")
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True

@@ -31,6 +31,7 @@ from .abilities import PAGE_ABILITIES, SET_PREFIX, action_ability
 from .errors import Conflict, InvalidInput, NotFound, PanelError
 from .fields import ID, Field
 from .routes import url_for
+from .translation import gettext
 
 if TYPE_CHECKING:
     from .inputs import Body, Inputs
@@ -222,7 +223,8 @@ class ActionSet:
         values = inputs.for_create(body)
         if action.sets and action.sets not in values:
             label = action.fields[0].label
-            raise InvalidInput({action.sets: [f"The {label} field is required."]})
+            required = gettext("The {label} field is required.").format(label=label)
+            raise InvalidInput({action.sets: [required]})
         return values
 
     def function(self, action: Action) -> Callable[..., Any]:

@@ -13,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .delete_rules import DeletePlan, DeleteRules, undeletable
+from .delete_rules import NOTHING_DELETED, DeletePlan, DeleteRules, undeletable
 from .errors import InvalidInput
 from .labels import record_label
 from .registry import PanelResource
+from .translation import gettext, gettext_noop
 from .urls import page_url, record_url
 
 CONFIRMED_FIELD = "_confirmed"
 # What the list says when a mass delete from the page cannot even be asked.
-NOTHING_TICKED = "Tick the records to delete first."
-NONE_LEFT = "Nothing was deleted: the selected records no longer exist."
+# (Translated where shown: ``gettext(NOTHING_TICKED)``.)
+NOTHING_TICKED = gettext_noop("Tick the records to delete first.")
+NONE_LEFT = gettext_noop("Nothing was deleted: the selected records no longer exist.")
 
 
 # The most records a mass delete's question lists by name (a page ticks at most its
@@ -86,7 +88,7 @@ def mass_delete_question(
     selected ones the user may reach, as ``(key, values)``."""
     rules = panel.store.delete_rules
     if plan is not None and rules is not None and plan.blocking:
-        raise rules.refusal(plan, "Nothing was deleted", many=True)
+        raise rules.refusal(plan, NOTHING_DELETED, many=True)
     resource = type(panel.resource)
     index = page_url(panel.uri, "index-page")
     count = len(records)
@@ -122,7 +124,12 @@ def _question(
     trash = bool(type(panel.resource).soft_delete)
     cascaded = _cascaded(rules, plan) if rules is not None and plan is not None else []
     return {
-        "heading": f"Move {name} to the trash?" if trash else f"Delete {name}?",
+        "heading": (
+            gettext("Move %(name)s to the trash?")
+            if trash
+            else gettext("Delete %(name)s?")
+        )
+        % {"name": name},
         "name": name,
         "many": many,
         "trash": trash,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import fields as kernel
+from .translation import gettext_noop
 
 EQUALS = ""  # ``filter[field]=value``: no operator written
 FROM = "from"
@@ -22,12 +23,13 @@ STARTS_WITH = "starts_with"
 RANGE = (FROM, TO)
 TEXT_MATCHES = (CONTAINS, STARTS_WITH)
 # How each operator reads, after the field's label (the chips of the index page).
+# (Translated where shown: ``gettext(WORDS[operator])``.)
 WORDS = {
-    EQUALS: "is",
-    FROM: "from",
-    TO: "to",
-    CONTAINS: "contains",
-    STARTS_WITH: "starts with",
+    EQUALS: gettext_noop("is"),
+    FROM: gettext_noop("from"),
+    TO: gettext_noop("to"),
+    CONTAINS: gettext_noop("contains"),
+    STARTS_WITH: gettext_noop("starts with"),
 }
 _RANGED = (kernel.Integer, kernel.Number, kernel.Decimal, kernel.Date, kernel.DateTime)
 _TEXT = (kernel.Text, kernel.Textarea, kernel.Email, kernel.Url)

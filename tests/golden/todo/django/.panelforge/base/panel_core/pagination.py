@@ -15,13 +15,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from .query import ESTIMATE, ListQuery, encode_cursor
+from .translation import gettext, gettext_noop
 
 _ON_EACH_SIDE = 3
 _PREVIOUS = "&laquo; Previous"
 _NEXT = "Next &raquo;"
 _GAP = "..."
 # How the pages name the first and last links (the JSON keeps Laravel's labels).
-_PAGE_LABELS = {_PREVIOUS: "‹ Previous", _NEXT: "Next ›"}
+_PAGE_LABELS = {_PREVIOUS: gettext_noop("‹ Previous"), _NEXT: gettext_noop("Next ›")}
 
 
 class PageUrls:
@@ -195,6 +196,6 @@ def page_navigation(page: dict[str, Any]) -> list[dict[str, Any]]:
     if (page.get("last_page") or 0) <= 1:
         return []
     return [
-        {**link, "text": _PAGE_LABELS.get(link["label"], link["label"])}
+        {**link, "text": gettext(_PAGE_LABELS.get(link["label"], link["label"]))}
         for link in page["links"]
     ]

@@ -47,6 +47,7 @@ from .files import StoredFile, to_column
 from .passwords import MAX_PASSWORD_BYTES, is_too_long
 from .query import INT64_MAX, INT64_MIN, parse_key, to_utc
 from .resource import ManyToMany, Resource
+from .translation import gettext, gettext_noop
 
 # The address syntax browsers accept in <input type="email"> (WHATWG HTML).
 _EMAIL = re.compile(
@@ -488,7 +489,7 @@ class Inputs:
                 kept[name] = value if rule is None else rule(value)
             except Blank:
                 label = self._labels[name]
-                errors[name] = [_MESSAGES["missing"].format(label=label)]
+                errors[name] = [gettext(_MESSAGES["missing"]).format(label=label)]
         return kept, errors
 
     def _json_not_blank(self, body: bytes) -> tuple[bytes, dict[str, list[str]]]:
@@ -568,7 +569,7 @@ class Inputs:
         template = _MESSAGES.get(kind) or _MESSAGES.get(kind.split("_")[0])
         if template is None:
             return f"The {label} field is invalid: {error['msg']}."
-        return template.format(label=label, **error.get("ctx", {}))
+        return gettext(template).format(label=label, **error.get("ctx", {}))
 
 
 def link_keys(texts: Any) -> list[str]:
@@ -583,41 +584,45 @@ _NOT_OBJECT = "The request body must be a JSON object."
 _BODY_MESSAGES = {"json_invalid": "The request body is not valid JSON."}
 # By Pydantic error type, or by its first word ("int_parsing" -> "int").
 _MESSAGES = {
-    "missing": "The {label} field is required.",
-    "string": "The {label} field must be a string.",
-    "string_too_short": "The {label} field must be at least {min_length} characters.",
-    "string_too_long": (
+    "missing": gettext_noop("The {label} field is required."),
+    "string": gettext_noop("The {label} field must be a string."),
+    "string_too_short": gettext_noop(
+        "The {label} field must be at least {min_length} characters."
+    ),
+    "string_too_long": gettext_noop(
         "The {label} field must not be greater than {max_length} characters."
     ),
-    "string_pattern_mismatch": "The {label} field format is invalid.",
-    "int": "The {label} field must be an integer.",
-    "float": "The {label} field must be a number.",
-    "finite_number": "The {label} field must be a finite number.",
-    "decimal": "The {label} field must be a decimal number.",
-    "decimal_max_places": (
+    "string_pattern_mismatch": gettext_noop("The {label} field format is invalid."),
+    "int": gettext_noop("The {label} field must be an integer."),
+    "float": gettext_noop("The {label} field must be a number."),
+    "finite_number": gettext_noop("The {label} field must be a finite number."),
+    "decimal": gettext_noop("The {label} field must be a decimal number."),
+    "decimal_max_places": gettext_noop(
         "The {label} field must have at most {decimal_places} decimal places."
     ),
-    "decimal_whole_digits": (
+    "decimal_whole_digits": gettext_noop(
         "The {label} field must have at most {whole_digits} digits before the "
         "decimal point."
     ),
-    "greater_than_equal": "The {label} field must be at least {ge}.",
-    "less_than_equal": "The {label} field must not be greater than {le}.",
-    "bool": "The {label} field must be true or false.",
-    "date": "The {label} field must be a valid date (YYYY-MM-DD).",
-    "datetime": "The {label} field must be a valid date-time (ISO 8601).",
-    "datetime_range": (
+    "greater_than_equal": gettext_noop("The {label} field must be at least {ge}."),
+    "less_than_equal": gettext_noop("The {label} field must not be greater than {le}."),
+    "bool": gettext_noop("The {label} field must be true or false."),
+    "date": gettext_noop("The {label} field must be a valid date (YYYY-MM-DD)."),
+    "datetime": gettext_noop("The {label} field must be a valid date-time (ISO 8601)."),
+    "datetime_range": gettext_noop(
         "The {label} field must be a date-time between 0001-01-01 and 9999-12-31 "
         "in UTC."
     ),
-    "uuid": "The {label} field must be a valid UUID.",
-    "list": "The {label} field must be a list of keys.",
-    "email": "The {label} field must be a valid email address.",
-    "url": "The {label} field must be a valid URL.",
-    "enum": "The selected {label} is invalid.",
-    "nul_character": "The {label} field must not contain NUL characters.",
-    "key_segment": 'The {label} field must not contain "/" nor be "." or "..".',
-    "file_upload": (
+    "uuid": gettext_noop("The {label} field must be a valid UUID."),
+    "list": gettext_noop("The {label} field must be a list of keys."),
+    "email": gettext_noop("The {label} field must be a valid email address."),
+    "url": gettext_noop("The {label} field must be a valid URL."),
+    "enum": gettext_noop("The selected {label} is invalid."),
+    "nul_character": gettext_noop("The {label} field must not contain NUL characters."),
+    "key_segment": gettext_noop(
+        'The {label} field must not contain "/" nor be "." or "..".'
+    ),
+    "file_upload": gettext_noop(
         "The {label} field must be uploaded as a file (multipart/form-data), "
         "or null to clear it."
     ),

@@ -21,6 +21,7 @@ from .lifecycle import Actor, Awaiter, Lifecycle
 from .query import ListQuery, QueryError, parse_key, parse_list_query
 from .record_actions import ActionSet
 from .resource import DeclarationError, HasMany, Resource
+from .translation import gettext
 from .urls import crud_url
 
 
@@ -81,7 +82,8 @@ class PanelResource(Generic[StoreT]):
         """The record key in a URL; one that cannot exist is simply not found."""
         key = parse_key(type(self.resource), text)
         if key is None:
-            raise NotFound(f"{self.store.label} {text} not found")
+            found = {"label": self.store.label, "key": text}
+            raise NotFound(gettext("%(label)s %(key)s not found") % found)
         return key
 
 
@@ -122,7 +124,7 @@ class Registry(Generic[StoreT]):
         try:
             return self._resources[uri]
         except KeyError:
-            raise NotFound("Resource not found") from None
+            raise NotFound(gettext("Resource not found")) from None
 
     def __iter__(self) -> Iterator[PanelResource[StoreT]]:
         return iter(self._resources.values())

@@ -22,6 +22,7 @@ from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
 from panel_core.pages import FRAGMENT
 from panel_core.refused_form import kept_form, refused_form
+from panel_core.translation import gettext
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
@@ -96,7 +97,7 @@ async def resource_page(request: Request, panel: Page) -> Response:
         params = request.query_params.multi_items()
         prefilled = prefilled_values(type(panel.resource), params)
         return await form_page(request, panel, values=prefilled)
-    raise NotFound("Page not found")
+    raise NotFound(gettext("Page not found"))
 
 
 @router.get("/resource/{resourceUri}/{pageUri}/{resourceItem}", name="resource.page")
@@ -111,7 +112,7 @@ async def resource_item_page(request: Request, panel: Page) -> Response:
         return await form_page(request, panel, key)
     if page_uri == "detail-page":
         return await detail_page(request, panel, key)
-    raise NotFound("Page not found")
+    raise NotFound(gettext("Page not found"))
 
 
 async def _form_again(

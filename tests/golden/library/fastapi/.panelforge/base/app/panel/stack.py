@@ -1,7 +1,7 @@
 """The panel's configured parts, built from settings ``panel`` (import paths).
 
 ``panel.middleware`` lists the session stack (session, then CSRF); the middleware
-every panel has (security headers, CORS when ``CORS_ORIGINS`` lists origins, HEAD and
+every panel has (security headers, the request's language, CORS when ``CORS_ORIGINS`` lists origins, HEAD and
 OPTIONS, form method override) goes around it.
 ``panel.auth.middleware`` is the class ``authenticated`` asks; ``panel.auth.pipelines``
 are the steps of ``POST /admin/authenticate``. Any of these classes may have a static
@@ -24,6 +24,7 @@ from .formdata import FormMiddleware
 from .headers import SecurityHeadersMiddleware
 from .http_methods import HttpMethodsMiddleware
 from .jwt_auth import JWTAuthentication
+from .language import LanguageMiddleware
 from .login import login_pipeline
 from .sessions import SessionMiddleware, signing_key
 
@@ -43,6 +44,7 @@ def panel_middleware(settings: Settings) -> list[Middleware]:
     cors = [CorsMiddleware] if settings.cors_origins.strip() else []
     classes = [
         SecurityHeadersMiddleware,
+        LanguageMiddleware,
         *cors,
         HttpMethodsMiddleware,
         FormMiddleware,

@@ -75,6 +75,7 @@ from panel_core.query import (
 )
 from panel_core.resource import Resource
 from panel_core.search import needs_folding
+from panel_core.translation import gettext
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
@@ -610,7 +611,8 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         return record
 
     def _not_found(self, key: Any) -> NotFound:
-        return NotFound(f"{self.label} {key} not found")
+        found = {"label": self.label, "key": key}
+        return NotFound(gettext("%(label)s %(key)s not found") % found)
 
     def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]:
         conditions = [self._filtered(found) for found in query.filters]

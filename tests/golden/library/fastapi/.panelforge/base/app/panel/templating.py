@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 
 from panel_core import assets
 from panel_core.resource_pages import PAGE_HEADERS, menu, viewable
+from panel_core.translation import install_translations
 
 from .flash import pop_flashes
 from .navigation import install_template_helpers
@@ -36,6 +37,7 @@ STATIC_URL = "/static"
 templates = Jinja2Templates(directory=[TEMPLATES_DIR, assets.TEMPLATES_DIR])
 templates.env.globals["page_url"] = page_url
 install_template_helpers(templates.env)  # to_page, route, current_route
+install_translations(templates.env)  # {% trans %}, _(), current_language()
 
 
 def static_url(path: str) -> str:

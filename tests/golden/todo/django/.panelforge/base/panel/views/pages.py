@@ -12,6 +12,7 @@ from panel_core.children import prefilled_values
 from panel_core.dashboard import dashboard_context
 from panel_core.errors import NotAcceptable, NotFound
 from panel_core.pages import FRAGMENT, PageError
+from panel_core.translation import gettext
 from panel_core.urls import form_page_url
 
 from ..accept import wants_page_json
@@ -67,7 +68,7 @@ def resource_page(
             params = ((n, v) for n, vs in request.GET.lists() for v in vs)
             prefilled = prefilled_values(type(panel.resource), params)
             return form_page(request, panel, values=prefilled)
-        raise NotFound("Page not found")
+        raise NotFound(gettext("Page not found"))
     key = panel.key(resourceItem)
     if pageUri == "form-page":
         refused = take_refused_form(request, form_page_url(panel.uri, key))
@@ -76,7 +77,7 @@ def resource_page(
         return form_page(request, panel, key)
     if pageUri == "detail-page":
         return detail_page(request, panel, key)
-    raise NotFound("Page not found")
+    raise NotFound(gettext("Page not found"))
 
 
 def page(request: HttpRequest, pageUri: str) -> HttpResponse:  # noqa: N803
@@ -84,6 +85,6 @@ def page(request: HttpRequest, pageUri: str) -> HttpResponse:  # noqa: N803
     try:
         found = site().page(pageUri)
     except PageError:
-        raise NotFound("Page not found") from None
+        raise NotFound(gettext("Page not found")) from None
     names = [f"panel/pages/{found.uri}.html", "panel/page.html"]
     return render(request, names, {"page": found})

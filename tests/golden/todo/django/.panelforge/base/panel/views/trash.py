@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from panel_core.file_writes import files_removed_after
 from panel_core.pagination import PageUrls, list_body
 from panel_core.resource_pages import list_params, resource_templates
+from panel_core.translation import gettext
 from panel_core.trash import require_trash, trash_context, trash_url
 
 from ..accept import require_acceptable, wants_json
@@ -71,7 +72,7 @@ def restore(
     panel = _panel(resourceUri)
     record = panel.store.restore(panel.key(resourceItem), actor(request, panel))
     if not wants_json(request):
-        return back(request, trash_url(panel.uri), "Restored.")
+        return back(request, trash_url(panel.uri), gettext("Restored."))
     return record_response(record)
 
 
@@ -85,5 +86,5 @@ def force_delete(
     with files_removed_after(storage()):  # the record's files, and a cascade's
         panel.store.force_delete(panel.key(resourceItem), actor(request, panel))
     if not wants_json(request):
-        return back(request, trash_url(panel.uri), "Deleted for good.")
+        return back(request, trash_url(panel.uri), gettext("Deleted for good."))
     return deleted_response()
