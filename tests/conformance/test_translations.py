@@ -124,7 +124,7 @@ def test_german_messages_and_errors(served: dict[Any, Any], framework: str) -> N
     made = api.client.post(crud(EDITION), data=form, headers=HTML)
     assert made.status_code == 303, made.text[:2000]
     shown = _html(api, made.headers["location"])
-    assert "Edition „Dune“ angelegt." in _flashes(shown)
+    assert "Edition „Dune (cloth)“ angelegt." in _flashes(shown)
     empty = {"_token": token, "title": "", "binding": "cloth"}
     refused = api.client.post(crud(EDITION), data=empty, headers=HTML)
     if refused.status_code == 303:  # post/redirect/get: the form shows the errors
