@@ -85,13 +85,13 @@ def who(user: Any) -> tuple[str | None, str]:
 
 
 def json_value(value: Any) -> Any:
-    """``value`` as the JSON API writes it (dates as ISO text, decimals as text)."""
+    """``value`` as JSON: dates as ISO text (date-times in UTC), decimals as text."""
     if value is None or isinstance(value, bool | int | float | str):
         return value
-    if isinstance(value, datetime.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(datetime.UTC)
-        return value.isoformat()
+    if isinstance(value, datetime.datetime):  # naive ones are stored in UTC
+        if value.tzinfo is None:
+            return value.replace(tzinfo=datetime.UTC).isoformat()
+        return value.astimezone(datetime.UTC).isoformat()
     if isinstance(value, datetime.date | datetime.time | uuid.UUID):
         return str(value) if isinstance(value, uuid.UUID) else value.isoformat()
     if isinstance(value, decimal.Decimal):
@@ -107,10 +107,13 @@ def changed_fields(
     after: Mapping[str, Any] | None,
     written: Mapping[str, Any] = {},  # noqa: B006 - read only
 ) -> Changes:
-    """Each field whose value differs between ``before`` and ``after`` (``None``:
-    no record), as ``[old, new]``; secrets in ``written`` as changed, no values."""
+    """Each field but the key whose value differs between ``before`` and ``after``
+    (``None``: no record), as ``[old, new]``; secrets in ``written`` as changed,
+    with no values."""
     changes: Changes = {}
-    names = [f.name for f in resource.fields] + [m.name for m in resource.many_to_many]
+    names = [f.name for f in resource.fields if not f.key] + [
+        m.name for m in resource.many_to_many
+    ]
     secrets = {f.name for f in resource.fields if f.write_only}
     for name in names:
         if name in secrets:

@@ -230,6 +230,7 @@ def _parser() -> argparse.ArgumentParser:
         "--older-than",
         type=_age,
         required=True,
+        metavar="DURATION",
         help="a number and a unit: m, h, d or w (90d: 90 days)",
     )
     prune.set_defaults(handler=_prune_history)

@@ -34,6 +34,7 @@ class Command(BaseCommand):
             "--older-than",
             type=_age,
             required=True,
+            metavar="DURATION",
             help="a number and a unit: m, h, d or w (90d: 90 days)",
         )
 
