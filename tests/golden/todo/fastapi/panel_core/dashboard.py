@@ -9,8 +9,10 @@ framework reads, per resource, that page (two queries, three when estimating) an
 metrics (one query), whatever the number of records; the same answer is the page's
 context and the JSON of ``GET <prefix>/dashboard``.
 
-"Recent changes" will come from the history of changes, which the panel does not
-record yet: the page keeps an empty, named place for it (``recent_changes``).
+"Recent changes" are the latest rows of the history of changes
+(``panel_core.history_pages.recent_changes``) of the resources whose records the user
+may view; a resource with a ``scope`` or a per-record ``can`` is left out, since its
+rows would name records the user may not reach.
 """
 
 from __future__ import annotations
@@ -98,8 +100,15 @@ def count_text(summary: dict[str, Any]) -> str:
     return f"{about}{count:,} {noun}"
 
 
-def dashboard_context(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The home page's context: each resource's card, and the place kept for the
-    recent changes (none: the history is not recorded yet)."""
+def dashboard_context(
+    summaries: Sequence[dict[str, Any]], recent: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The home page's context: each resource's card, and the recent changes."""
     cards = [{**summary, "count_text": count_text(summary)} for summary in summaries]
-    return {"dashboard": cards, "recent_changes": None}
+    return {"dashboard": cards, "recent_changes": list(recent)}
+
+
+def shows_changes(panel: PanelResource[Any]) -> bool:
+    """Whether the recent changes may list ``panel``'s (no scope, no per-record
+    ``can``: every record of it is there for whoever may view it)."""
+    return not panel.lifecycle.scoped and not panel.lifecycle.record_rules

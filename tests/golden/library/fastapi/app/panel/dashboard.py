@@ -14,8 +14,16 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
+from app.core import history
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
-from panel_core.dashboard import dashboard_body, latest_query, resource_summary
+from panel_core.dashboard import (
+    dashboard_body,
+    latest_query,
+    resource_summary,
+    shows_changes,
+)
+from panel_core.history import RECENT
+from panel_core.history_pages import recent_changes
 from panel_core.routes import url_for
 
 from .accept import require_acceptable, wants_json
@@ -65,6 +73,21 @@ async def dashboard_summaries(request: Request) -> list[dict[str, Any]]:
         return summaries
 
     return await run_in_threadpool(load)
+
+
+async def dashboard_changes(request: Request) -> list[dict[str, Any]]:
+    """The latest changes of the resources whose records the user may view."""
+    registry: Registry = request.app.state.registry
+    engine: Engine = request.app.state.engine
+    user = current_user(request)
+    panels = {}
+    for panel in registry:
+        if shows_changes(panel) and (
+            panel.lifecycle.open or await allowed(panel, user, VIEW)
+        ):
+            panels[panel.uri] = panel
+    rows = await run_in_threadpool(history.recent, engine, list(panels), RECENT)
+    return recent_changes(panels, rows)
 
 
 @router.get("/dashboard", name="dashboard")

@@ -19,7 +19,7 @@ from ..registry import PanelResource, registry
 from ..resource_pages import detail_page, form_page, import_page, index_page
 from ..site import site
 from ..templating import render
-from .dashboard import dashboard_summaries
+from .dashboard import dashboard_changes, dashboard_summaries
 
 
 def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
@@ -31,7 +31,8 @@ def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
 
 def home(request: HttpRequest) -> HttpResponse:
     """The panel's home, the dashboard: each resource the user may list."""
-    context = dashboard_context(dashboard_summaries(request))
+    changes = dashboard_changes(request)
+    context = dashboard_context(dashboard_summaries(request), changes)
     return render(request, "panel/home.html", context)
 
 

@@ -13,9 +13,17 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
-from panel_core.dashboard import dashboard_body, latest_query, resource_summary
+from panel_core.dashboard import (
+    dashboard_body,
+    latest_query,
+    resource_summary,
+    shows_changes,
+)
+from panel_core.history import RECENT
+from panel_core.history_pages import recent_changes
 from panel_core.routes import url_for
 
+from .. import history
 from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..redirects import see_other
@@ -43,6 +51,17 @@ def dashboard_summaries(request: HttpRequest) -> list[dict[str, Any]]:
             )
         )
     return summaries
+
+
+def dashboard_changes(request: HttpRequest) -> list[dict[str, Any]]:
+    """The latest changes of the resources whose records the user may view."""
+    panels = {
+        panel.uri: panel
+        for panel in registry()
+        if shows_changes(panel)
+        and (panel.lifecycle.open or actor(request, panel).allowed(VIEW))
+    }
+    return recent_changes(panels, history.recent(list(panels), RECENT))
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,106 @@
+"""The history as pages show it: a record's changes, the dashboard's recent ones.
+
+Each framework reads the rows (``panel_core.history`` says what they hold) as dicts
+with the keys of ``ROW_KEYS``; these functions turn them into text, values formatted
+as the list and detail cells format them (``panel_core.table.display``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from . import fields as kernel
+from .cell_text import date_time_text
+from .history import DELETED
+from .query import parse_value
+from .registry import PanelResource
+from .resource import Resource
+from .table import display
+from .urls import page_url
+
+ROW_KEYS = (
+    "at",
+    "user_id",
+    "user_login",
+    "resource",
+    "record_key",
+    "record_label",
+    "action",
+    "changes",
+)
+
+
+def _value(field: kernel.Field | None, value: Any) -> str:
+    """A recorded JSON value as a cell shows it."""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "—"
+    if field is None or value is None:
+        return "—" if value in (None, "") else str(value)
+    try:
+        stored = parse_value(field, value) if isinstance(value, str) else value
+    except ValueError:
+        stored = value
+    return display(field, stored).text
+
+
+def change_lines(resource: type[Resource], changes: Mapping[str, Any]) -> list[str]:
+    """``Title: Dune → Dune Messiah`` per changed field; a secret: ``Password: changed``."""
+    labels = {m.name: m.label for m in resource.many_to_many}
+    lines = []
+    for name, values in changes.items():
+        field = resource.field_map.get(name)
+        label = field.label if field is not None else labels.get(name, name)
+        if values is None:
+            lines.append(f"{label}: changed")
+            continue
+        old, new = values
+        lines.append(f"{label}: {_value(field, old)} → {_value(field, new)}")
+    return lines
+
+
+def _changes(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row's changed fields (kept as JSON text)."""
+    found = json.loads(row["changes"] or "{}")
+    return found if isinstance(found, dict) else {}
+
+
+def _when_who(row: Mapping[str, Any]) -> dict[str, str]:
+    return {
+        "when": date_time_text(row["at"]),
+        "who": row["user_login"] or "—",
+        "action": row["action"],
+    }
+
+
+def record_history(
+    resource: type[Resource], rows: Iterable[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """A record's history on its detail page, newest first."""
+    return [
+        {**_when_who(row), "changes": change_lines(resource, _changes(row))}
+        for row in rows
+    ]
+
+
+def recent_changes(
+    panels: Mapping[str, PanelResource[Any]], rows: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The dashboard's recent changes: what changed, linked while it is there."""
+    recent = []
+    for row in rows:
+        panel = panels.get(row["resource"])
+        if panel is None:
+            continue
+        gone = row["action"] == DELETED
+        url = None if gone else page_url(panel.uri, "detail-page", row["record_key"])
+        recent.append(
+            {
+                **_when_who(row),
+                "label": panel.store.label,
+                "name": row["record_label"],
+                "url": url,
+            }
+        )
+    return recent
