@@ -8,7 +8,7 @@ resource the user may list its count (equal to the JSON list's total), its lates
 records newest first (trashed ones left out), ``create_url`` only with the create
 ability, and the metrics, which the tests work out themselves from the orders the
 list answers; the home page shows the same, byte for byte alike on both frameworks,
-with the recent changes of the resources the user may view (orders, scoped, left out).
+with the recent changes of the records the user may view (the guest's scope hides two).
 """
 
 from __future__ import annotations
@@ -296,13 +296,26 @@ def test_the_home_page_shows_the_dashboard_alike_on_both_frameworks(
         for metric in summary["metrics"]:
             assert f"<dd>{escape(metric['display'])}</dd>" in card
         assert f"Add {summary['label']}" in card
-    recent = home.split('<section class="recent-changes box"', 1)[1]
-    recent = recent.split("</section>", 1)[0]
-    # Customers only: orders have a scope, so their changes are left out.
-    assert "Customer 3</a> created by admin@example.com" in recent
-    assert "Order " not in recent and "Hidden" not in recent
+    # The latest ten changes; orders in the trash are not there (their scope).
+    assert _recent(home) == [
+        "A-6", "A-5", "Hidden-2", "Hidden-1", "A-4", "A-3", "A-2", "A-1",
+        "Customer 3", "Customer 2",
+    ]  # fmt: skip
+    assert "Order <a href=" in home and "created by admin@example.com" in home
+    guest = _same({framework: _home(d, GUEST) for framework, d in shop.items()})
+    assert _recent(guest) == [
+        "A-6", "A-5", "A-4", "A-3", "A-2", "A-1",
+        "Customer 3", "Customer 2", "Customer 1", "Ada",
+    ]  # fmt: skip
     reader = _same({framework: _home(d, READER) for framework, d in shop.items()})
     assert "No changes yet." in reader  # may view neither customers nor orders
+
+
+def _recent(home: str) -> list[str]:
+    """The records named in the home page's recent changes, newest first."""
+    recent = home.split('<section class="recent-changes box"', 1)[1]
+    recent = recent.split("</section>", 1)[0]
+    return re.findall(r'<a href="[^"]*">([^<]*)</a> \w+ by ', recent)
 
 
 def test_the_spec_describes_the_dashboard(shop: dict[str, Deployment]) -> None:

@@ -20,10 +20,11 @@ from panel_core.dashboard import (
     dashboard_body,
     latest_query,
     resource_summary,
+    changes_to_read,
     shows_changes,
 )
 from panel_core.history import RECENT
-from panel_core.history_pages import recent_changes
+from panel_core.history_pages import reachable_rows, recent_changes
 from panel_core.routes import url_for
 
 from .accept import require_acceptable, wants_json
@@ -86,8 +87,20 @@ async def dashboard_changes(request: Request) -> list[dict[str, Any]]:
             panel.lifecycle.open or await allowed(panel, user, VIEW)
         ):
             panels[panel.uri] = panel
-    rows = await run_in_threadpool(history.recent, engine, list(panels), RECENT)
-    return recent_changes(panels, rows)
+    actors = {uri: actor(request, panel) for uri, panel in panels.items()}
+
+    def load() -> list[Any]:
+        count = changes_to_read(panels.values())
+        rows = history.recent(engine, list(panels), count)
+        return reachable_rows(
+            panels,
+            rows,
+            lambda panel, keys: panel.store.existing_keys(
+                engine, keys, actors[panel.uri]
+            ),
+        )[:RECENT]
+
+    return recent_changes(panels, await run_in_threadpool(load))
 
 
 @router.get("/dashboard", name="dashboard")

@@ -8,13 +8,13 @@ as the list and detail cells format them (``panel_core.table.display``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import fields as kernel
 from .cell_text import date_time_text
-from .history import DELETED
-from .query import parse_value
+from .history import DELETED, TRASHED
+from .query import parse_key, parse_value
 from .registry import PanelResource
 from .resource import Resource
 from .table import display
@@ -36,7 +36,7 @@ def _value(field: kernel.Field | None, value: Any) -> str:
     """A recorded JSON value as a cell shows it."""
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
-    if field is None or value is None:
+    if field is None or value is None or isinstance(field, kernel.File):
         return "—" if value in (None, "") else str(value)
     try:
         stored = parse_value(field, value) if isinstance(value, str) else value
@@ -84,16 +84,45 @@ def record_history(
     ]
 
 
+def reachable_rows(
+    panels: Mapping[str, PanelResource[Any]],
+    rows: Sequence[Mapping[str, Any]],
+    existing: Callable[[PanelResource[Any], list[Any]], set[Any]],
+) -> list[Mapping[str, Any]]:
+    """``rows`` but those of a resource with a ``scope`` whose record the user may
+    not reach (or that is no longer live); ``existing(panel, keys)`` answers which
+    of ``keys`` the user reaches."""
+    wanted: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        panel = panels.get(row["resource"])
+        if panel is not None and panel.lifecycle.scoped:
+            key = parse_key(type(panel.resource), row["record_key"])
+            if key is not None:
+                wanted.setdefault(panel.uri, {})[row["record_key"]] = key
+    reached: dict[str, set[str]] = {}
+    for uri, keys in wanted.items():
+        found = existing(panels[uri], list(keys.values()))
+        reached[uri] = {text for text, key in keys.items() if key in found}
+    return [
+        row
+        for row in rows
+        if row["resource"] not in panels
+        or not panels[row["resource"]].lifecycle.scoped
+        or row["record_key"] in reached.get(row["resource"], set())
+    ]
+
+
 def recent_changes(
     panels: Mapping[str, PanelResource[Any]], rows: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The dashboard's recent changes: what changed, linked while it is there."""
+    """The dashboard's recent changes: what changed, linked unless it was deleted or
+    moved to the trash."""
     recent = []
     for row in rows:
         panel = panels.get(row["resource"])
         if panel is None:
             continue
-        gone = row["action"] == DELETED
+        gone = row["action"] in (DELETED, TRASHED)
         url = None if gone else page_url(panel.uri, "detail-page", row["record_key"])
         recent.append(
             {

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .files import StoredFile
 from .labels import record_label
 from .resource import Resource
 
@@ -85,7 +86,8 @@ def who(user: Any) -> tuple[str | None, str]:
 
 
 def json_value(value: Any) -> Any:
-    """``value`` as JSON: dates as ISO text (date-times in UTC), decimals as text."""
+    """``value`` as JSON: dates as ISO text (date-times in UTC), decimals as text,
+    a stored file as its name."""
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, datetime.datetime):  # naive ones are stored in UTC
@@ -96,6 +98,8 @@ def json_value(value: Any) -> Any:
         return str(value) if isinstance(value, uuid.UUID) else value.isoformat()
     if isinstance(value, decimal.Decimal):
         return format(value, "f")
+    if isinstance(value, StoredFile):  # a file by its name
+        return value.name
     if isinstance(value, list | tuple | set | frozenset):
         return sorted((json_value(v) for v in value), key=str)
     return str(value)

@@ -11,16 +11,17 @@ context and the JSON of ``GET <prefix>/dashboard``.
 
 "Recent changes" are the latest rows of the history of changes
 (``panel_core.history_pages.recent_changes``) of the resources whose records the user
-may view; a resource with a ``scope`` or a per-record ``can`` is left out, since its
-rows would name records the user may not reach.
+may view: a resource with a ``scope`` shows those of the live records in the user's
+scope (``reachable_rows``), one with a per-record ``can`` none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import fields as kernel
+from .history import RECENT
 from .labels import record_label
 from .metrics import metric_cards
 from .pagination import PageUrls, list_body
@@ -109,6 +110,13 @@ def dashboard_context(
 
 
 def shows_changes(panel: PanelResource[Any]) -> bool:
-    """Whether the recent changes may list ``panel``'s (no scope, no per-record
-    ``can``: every record of it is there for whoever may view it)."""
-    return not panel.lifecycle.scoped and not panel.lifecycle.record_rules
+    """Whether the recent changes may list ``panel``'s (no per-record ``can``,
+    which could refuse any record)."""
+    return not panel.lifecycle.record_rules
+
+
+def changes_to_read(panels: Iterable[PanelResource[Any]]) -> int:
+    """How many rows to read for the recent changes: more when a scope may hide
+    some (``panel_core.history_pages.reachable_rows``)."""
+    scoped = any(panel.lifecycle.scoped for panel in panels)
+    return RECENT * 5 if scoped else RECENT

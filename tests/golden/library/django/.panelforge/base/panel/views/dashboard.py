@@ -17,10 +17,11 @@ from panel_core.dashboard import (
     dashboard_body,
     latest_query,
     resource_summary,
+    changes_to_read,
     shows_changes,
 )
 from panel_core.history import RECENT
-from panel_core.history_pages import recent_changes
+from panel_core.history_pages import reachable_rows, recent_changes
 from panel_core.routes import url_for
 
 from .. import history
@@ -61,7 +62,13 @@ def dashboard_changes(request: HttpRequest) -> list[dict[str, Any]]:
         if shows_changes(panel)
         and (panel.lifecycle.open or actor(request, panel).allowed(VIEW))
     }
-    return recent_changes(panels, history.recent(list(panels), RECENT))
+    rows = history.recent(list(panels), changes_to_read(panels.values()))
+    shown = reachable_rows(
+        panels,
+        rows,
+        lambda panel, keys: panel.store.existing_keys(keys, actor(request, panel)),
+    )
+    return recent_changes(panels, shown[:RECENT])
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
