@@ -14,10 +14,10 @@ from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
 from panel_core.dashboard import (
+    changes_to_read,
     dashboard_body,
     latest_query,
     resource_summary,
-    changes_to_read,
     shows_changes,
 )
 from panel_core.history import RECENT

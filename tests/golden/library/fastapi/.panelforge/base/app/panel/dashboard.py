@@ -17,10 +17,10 @@ from starlette.concurrency import run_in_threadpool
 from app.core import history
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
 from panel_core.dashboard import (
+    changes_to_read,
     dashboard_body,
     latest_query,
     resource_summary,
-    changes_to_read,
     shows_changes,
 )
 from panel_core.history import RECENT
