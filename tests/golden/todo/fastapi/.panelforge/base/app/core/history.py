@@ -59,13 +59,17 @@ def _read(engine: Engine, statement: sa.Select[Any]) -> list[dict[str, Any]]:
         return [dict(row._mapping) for row in connection.execute(statement)]
 
 
-def of_record(engine: Engine, resource: str, key: Any, limit: int) -> list[dict]:
+def of_record(
+    engine: Engine, resource: str, key: Any, limit: int
+) -> list[dict[str, Any]]:
     """The latest ``limit`` changes of one record, newest first."""
     found = (_TABLE.c.resource == resource, _TABLE.c.record_key == str(key))
     return _read(engine, _SELECT.where(*found).order_by(*_NEWEST).limit(limit))
 
 
-def recent(engine: Engine, resources: Sequence[str], limit: int) -> list[dict]:
+def recent(
+    engine: Engine, resources: Sequence[str], limit: int
+) -> list[dict[str, Any]]:
     """The latest ``limit`` changes of any record of ``resources``."""
     if not resources:
         return []
