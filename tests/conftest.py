@@ -244,6 +244,7 @@ class DjangoServer(Server):
         "create-user": ("create_user",),
         "set-role": ("set_role",),
         "oag:generate": ("oag_generate",),
+        "prune-history": ("prune_history",),
     }
 
     def __init__(self, project: Path, database_url: str) -> None:

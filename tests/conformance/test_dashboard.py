@@ -7,7 +7,8 @@ to both, so both databases hold the same rows. ``GET /admin/dashboard`` answers 
 resource the user may list its count (equal to the JSON list's total), its latest
 records newest first (trashed ones left out), ``create_url`` only with the create
 ability, and the metrics, which the tests work out themselves from the orders the
-list answers; the home page shows the same, byte for byte alike on both frameworks.
+list answers; the home page shows the same, byte for byte alike on both frameworks,
+with the recent changes of the records the user may view (the guest's scope hides two).
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ CUSTOMER, ORDER = (MANIFEST.resource(n) for n in ("Customer", "Order"))
 DASHBOARD = "/admin/dashboard"
 ADMIN = "admin@example.com"
 GUEST = "guest@guest.test"  # an admin whose scope hides the "Hidden…" orders
-ROLES = {"clerk@example.com": "clerk", "reader@example.com": "reader"}
+READER = "reader@example.com"
+ROLES = {"clerk@example.com": "clerk", READER: "reader"}
 LATEST = 5
 _TOKEN = re.compile(r'(name="_token" value="|name="csrf-token" content=")[^"]*"')
+_TIME = re.compile(r"<time>[^<]*</time>")
 
 
 @pytest.fixture(
@@ -275,7 +278,7 @@ def _home(deployment: Deployment, email: str = ADMIN) -> str:
     with _api(deployment, email) as api:
         response = api.get("/admin", headers=HTML)
         assert response.status_code == 200, response.text
-        return _TOKEN.sub(r"\1…", response.text)
+        return _TIME.sub("<time>…</time>", _TOKEN.sub(r"\1…", response.text))
 
 
 def test_the_home_page_shows_the_dashboard_alike_on_both_frameworks(
@@ -293,7 +296,26 @@ def test_the_home_page_shows_the_dashboard_alike_on_both_frameworks(
         for metric in summary["metrics"]:
             assert f"<dd>{escape(metric['display'])}</dd>" in card
         assert f"Add {summary['label']}" in card
-    assert "Recent changes" not in home  # no history yet: nothing made up
+    # The latest ten changes; orders in the trash are not there (their scope).
+    assert _recent(home) == [
+        "A-6", "A-5", "Hidden-2", "Hidden-1", "A-4", "A-3", "A-2", "A-1",
+        "Customer 3", "Customer 2",
+    ]  # fmt: skip
+    assert "Order <a href=" in home and "created by admin@example.com" in home
+    guest = _same({framework: _home(d, GUEST) for framework, d in shop.items()})
+    assert _recent(guest) == [
+        "A-6", "A-5", "A-4", "A-3", "A-2", "A-1",
+        "Customer 3", "Customer 2", "Customer 1", "Ada",
+    ]  # fmt: skip
+    reader = _same({framework: _home(d, READER) for framework, d in shop.items()})
+    assert "No changes yet." in reader  # may view neither customers nor orders
+
+
+def _recent(home: str) -> list[str]:
+    """The records named in the home page's recent changes, newest first."""
+    recent = home.split('<section class="recent-changes box"', 1)[1]
+    recent = recent.split("</section>", 1)[0]
+    return re.findall(r'<a href="[^"]*">([^<]*)</a> \w+ by ', recent)
 
 
 def test_the_spec_describes_the_dashboard(shop: dict[str, Deployment]) -> None:

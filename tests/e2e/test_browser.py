@@ -330,6 +330,24 @@ def _stale_form(page: Any) -> None:
     saved = page.locator(".flash-success").inner_text()
     assert saved == "Author “Octavia Estelle Butler” saved."
     assert _names(page) == ["Octavia Estelle Butler", "Ursula Le Guin"]
+    _history(page)
+
+
+def _history(page: Any) -> None:
+    """The detail page lists the author's changes, newest first; the home page's
+    recent changes name her."""
+    page.locator("tr", has_text="Octavia Estelle Butler").locator("text=View").click()
+    changes = page.locator("section.history li[data-action]")
+    assert changes.count() == 3
+    actions = [changes.nth(n).get_attribute("data-action") for n in range(3)]
+    assert actions == ["updated", "updated", "created"]
+    newest = changes.first.inner_text()
+    assert "Name: Octavia E. Butler → Octavia Estelle Butler" in newest, newest
+    assert f"updated by {EMAIL}" in newest
+    page.goto("/admin")
+    recent = page.locator("section.recent-changes li").first.inner_text()
+    assert "Author Octavia Estelle Butler updated by" in recent, recent
+    page.goto(AUTHORS)
 
 
 def _delete_both_ways(page: Any) -> None:

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
+from panel_core.history import PER_RECORD
 from panel_core.import_page import import_context
 from panel_core.refused_form import RefusedForm
 from panel_core.resource_pages import (
@@ -28,6 +29,7 @@ from panel_core.resource_pages import (
 )
 from panel_core.resource_pages import index_context as build_index_context
 
+from . import history
 from .acting import actor
 from .authorize import page_abilities
 from .children import children_sections
@@ -134,5 +136,6 @@ def detail_page(request: HttpRequest, panel: PanelResource, key: Any) -> HttpRes
     labels = load_labels(targets(panel), [record], acting)
     can = page_abilities(acting, record)
     children = children_sections(request, panel, key)
-    context = detail_context(panel, key, record, labels, can, children)
+    changes = history.of_record(panel.uri, key, PER_RECORD)
+    context = detail_context(panel, key, record, labels, can, children, changes)
     return render(request, resource_templates(panel.uri, "detail.html"), context)

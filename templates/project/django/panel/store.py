@@ -42,6 +42,7 @@ from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletabl
 from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import Decimal, json_type
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
+from panel_core.history import DELETED, RESTORED, TRASHED, created, removed, updated
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor, Lifecycle
 from panel_core.metrics import metric_query
@@ -60,6 +61,7 @@ from panel_core.translation import gettext
 from panel_core.unique import unique_groups
 from panel_core.versions import Expected
 
+from . import history
 from .links import Links
 from .prepared import PreparedCount, PreparedQuery
 from .store_actions import ActionMethods
@@ -386,9 +388,10 @@ class Store(BulkMethods, ActionMethods):
                 self._check_relations(values, actor)
                 self.links.check(links, actor)
                 self._check_unique(values, None)
-                created = self._manager.create(**self._by_column(values))
-                self.links.write(created.pk, links)
-                record = self.fetch(created.pk)
+                made = self._manager.create(**self._by_column(values))
+                self.links.write(made.pk, links)
+                record = self.fetch(made.pk)
+                history.write([created(self._resource, record, values, actor.user)])
                 actor.notify("after_created", record)
         except IntegrityError:
             raise self._refused(values, None) from None
@@ -408,6 +411,7 @@ class Store(BulkMethods, ActionMethods):
         values = dict(values)
         try:
             with values_that_fit(self._labels, DataError), transaction.atomic():
+                current = None
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -415,6 +419,7 @@ class Store(BulkMethods, ActionMethods):
                 values = self._prepare(values)
                 if not values and not links:
                     return self.fetch(key, actor)
+                before = current or self.fetch(key, actor)
                 refuse_inexact(self._vendor, values, self._decimals)
                 self._check_relations(values, actor)
                 self.links.check(links, actor)
@@ -422,10 +427,10 @@ class Store(BulkMethods, ActionMethods):
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if values and not rows.update(**self._by_column(values)):
                     raise self._not_found(key)
-                if not values:
-                    self._fetch_row(key, actor)  # 404 out of scope
                 self.links.write(key, links)
                 record = self.fetch(key)
+                change = updated(self._resource, before, record, values, actor.user)
+                history.write([change])
                 actor.notify("after_updated", record)
         except IntegrityError:
             raise self._refused(values, key) from None
@@ -435,20 +440,20 @@ class Store(BulkMethods, ActionMethods):
         """Delete the record with ``key`` (with ``expected``: if still that version)."""
         try:
             with transaction.atomic():
-                record = None
                 if expected is not None or actor.lifecycle.needs_record(DELETE):
                     record = self._current(key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
-                elif self._referred() and not self._soft:
-                    self.fetch(key, actor)  # 404 before the rules
+                else:  # 404 before the rules; the history names the record
+                    record = self.fetch(key, actor)
                 if not self._soft:
                     what = self._undeletable(key)
                     self._enforce([key], what, many=False)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if not self._delete(rows):
                     raise self._not_found(key)
-                if record is not None:
-                    actor.notify("after_deleted", record)
+                gone = TRASHED if self._soft else DELETED
+                history.write([removed(self._resource, record, gone, actor.user)])
+                actor.notify("after_deleted", record)
         except _REFERENCED:
             raise Conflict(
                 f"{self.label} {key} cannot be deleted: other records refer to it."
@@ -467,12 +472,18 @@ class Store(BulkMethods, ActionMethods):
                     *self.scope(actor), **{self._key + "__in": keys}
                 )
                 ruled = self._referred() and not self._soft
-                if "after_mass_deleted" in actor.lifecycle.hooks or ruled:
-                    found = set(self._keys_of(rows))
-                    keys = [key for key in dict.fromkeys(keys) if key in found]
+                # The records in scope: the keys deleted, and the history's rows.
+                found = self._records(self.scope(actor), **{self._key + "__in": keys})
+                records = {self._resource.key_of(r): r for r in found}
+                keys = [key for key in dict.fromkeys(keys) if key in records]
                 if ruled:
                     self._enforce(keys, "Nothing was deleted", many=True)
                 deleted = self._delete(rows)
+                gone = TRASHED if self._soft else DELETED
+                history.write(
+                    removed(self._resource, records[key], gone, actor.user)
+                    for key in keys
+                )
                 actor.notify("after_mass_deleted", keys)
         except _REFERENCED:
             raise Conflict(
@@ -488,7 +499,9 @@ class Store(BulkMethods, ActionMethods):
             )
             if not rows.update(deleted_at=None):
                 raise self._not_found(key)
-            return self.fetch(key, actor)
+            record = self.fetch(key, actor)
+            history.write([removed(self._resource, record, RESTORED, actor.user)])
+            return record
 
     def force_delete(self, key: Any, actor: Actor) -> None:
         """Delete the record with ``key``, in the trash, for good."""
@@ -497,14 +510,18 @@ class Store(BulkMethods, ActionMethods):
                 rows = self._manager.filter(
                     *self.scope(actor, trashed=True), **{self._key: key}
                 )
+                found = self._records(
+                    self.scope(actor, trashed=True), **{self._key: key}
+                )
+                if not found:
+                    raise self._not_found(key)
                 if self._referred():
-                    if not rows.exists():
-                        raise self._not_found(key)
                     what = self._undeletable(key)
                     self._enforce([key], what, many=False)
                 erase_files(rows)
                 if not self._delete(rows, for_good=True):
                     raise self._not_found(key)
+                history.write([removed(self._resource, found[0], DELETED, actor.user)])
         except _REFERENCED:
             raise Conflict(
                 f"{self.label} {key} cannot be deleted: other records refer to it."
@@ -535,6 +552,10 @@ class Store(BulkMethods, ActionMethods):
         # Django counts cascaded rows too: only this model's rows are the answer.
         _total, by_model = rows.delete()
         return by_model.get(self._model_label, 0)
+
+    def _records(self, conditions: Sequence[Q], **lookup: Any) -> list[Record]:
+        """The records matching, as ``fetch`` reads them (without links)."""
+        return [dict(row) for row in self._rows.filter(*conditions, **lookup)]
 
     def _not_found(self, key: Any) -> NotFound:
         found = {"label": self.label, "key": key}

@@ -27,7 +27,7 @@ from tests.helpers import EMAIL, PASSWORD, authorize
 
 # The panel's own revisions: the users, then the logins' tables. Every resource
 # table comes in a later revision.
-BEFORE_RESOURCES = "0000b"
+BEFORE_RESOURCES = "0000c"
 NOT_MIGRATED = "The database is not migrated: run `python -m app migrate`."
 
 
@@ -271,4 +271,5 @@ def _panel_tables() -> set[str]:
         "panel_users",
         "panel_login_attempts",
         "panel_revoked_tokens",
+        "panel_history",
     }

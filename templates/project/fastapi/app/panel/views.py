@@ -15,9 +15,11 @@ from fastapi import Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
+from app.core import history
 from app.core.db import transaction
 from panel_core.abilities import UPDATE, VIEW
 from panel_core.forms import filter_values, form_values
+from panel_core.history import PER_RECORD
 from panel_core.import_page import import_context
 from panel_core.pages import FRAGMENTS
 from panel_core.refused_form import RefusedForm
@@ -167,16 +169,17 @@ async def detail_page(request: Request, panel: PanelResource, key: Any) -> Respo
     engine = _engine(request)
     acting, pickers = actor(request, panel), _pickers(request, found)
 
-    def load() -> tuple[dict[str, Any], Any]:
+    def load() -> tuple[dict[str, Any], Any, list[dict[str, Any]]]:
         record = panel.store.fetch(engine, key, acting)
         with transaction(engine) as connection:
-            return record, load_labels(connection, found, [record], pickers)
+            labels = load_labels(connection, found, [record], pickers)
+        return record, labels, history.of_record(engine, panel.uri, key, PER_RECORD)
 
-    record, labels = await run_in_threadpool(load)
+    record, labels, changes = await run_in_threadpool(load)
     await authorize_record(request, panel, VIEW, record)
     can = await page_abilities(request, panel, record)
     children = await children_sections(request, panel, key)
-    context = detail_context(panel, key, record, labels, can, children)
+    context = detail_context(panel, key, record, labels, can, children, changes)
     return render(request, resource_templates(panel.uri, "detail.html"), context)
 
 

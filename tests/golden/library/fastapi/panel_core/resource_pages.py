@@ -16,6 +16,7 @@ from . import fields as kernel
 from .abilities import PAGE_ABILITIES, VIEW_ANY
 from .filter_bar import chips, filter_controls, kept_filters, per_page
 from .forms import Options, beside_theirs, form_values, form_widgets, with_files
+from .history_pages import record_history
 from .labels import record_label
 from .pages import FRAGMENT
 from .pagination import PageUrls, page_navigation, paginator
@@ -239,9 +240,11 @@ def detail_context(
     labels: Labels,
     can: Abilities = EVERYTHING,
     children: Sequence[Mapping[str, Any]] = (),
+    history: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """One record: its detail fields, the actions its user may take, and its
-    children (``panel_core.children.children_section``, one per has-many field)."""
+    """One record: its detail fields, the actions its user may take, its children
+    (``panel_core.children.children_section``, one per has-many field) and its
+    latest changes (rows of the history, newest first)."""
     resource = type(panel.resource)
     name = record_label(resource, key, record)
     return {
@@ -264,4 +267,5 @@ def detail_context(
         ),
         "version": record_version(record),
         "children": list(children),
+        "history": record_history(resource, history),
     }

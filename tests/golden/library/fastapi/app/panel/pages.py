@@ -26,7 +26,7 @@ from panel_core.translation import gettext
 from panel_core.versions import VERSION_FIELD
 
 from .accept import wants_json, wants_page_json
-from .dashboard import dashboard_summaries
+from .dashboard import dashboard_changes, dashboard_summaries
 from .errorpages import error_page, error_response
 from .errors import (
     InvalidInput,
@@ -75,7 +75,8 @@ router = APIRouter(dependencies=PANEL_GUARDS, include_in_schema=False)
 async def home(request: Request) -> Response:
     """The panel's home, the dashboard: each resource the user may list."""
     summaries = await dashboard_summaries(request)
-    return render(request, "panel/home.html", dashboard_context(summaries))
+    changes = await dashboard_changes(request)
+    return render(request, "panel/home.html", dashboard_context(summaries, changes))
 
 
 @router.get("/resource/{resourceUri}/{pageUri}", name="resource.page")

@@ -54,6 +54,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DataError, IntegrityError
 
+from app.core import history
 from app.core.db import LoopReader, folded, returns_rows, transaction
 from app.core.passwords import hash_password
 from panel_core import fields as kernel
@@ -61,6 +62,7 @@ from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
 from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
+from panel_core.history import DELETED, RESTORED, TRASHED, created, removed, updated
 from panel_core.inputs import stored_forms
 from panel_core.lifecycle import Actor
 from panel_core.metrics import metric_query
@@ -424,6 +426,8 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 self._check_unique(connection, values, None)
                 record = self._returned(self._insert_row(connection, values))
                 self._link(connection, record, links)
+                entry = created(self._resource, record, values, actor.user)
+                history.write(connection, [entry])
                 actor.notify("after_created", record)
         except IntegrityError:
             raise self._refused(engine, values, None) from None
@@ -448,6 +452,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 transaction(engine, writes=True) as connection,
                 writing(connection),
             ):
+                current = None
                 if expected is not None or actor.lifecycle.needs_record(UPDATE):
                     current = self._current(connection, key, actor, UPDATE, expected)
                     values = actor.before_updating(current, values)
@@ -455,6 +460,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 values = self._prepare(values)
                 if not values and not links:
                     return self._fetch_in(connection, key, actor)
+                before = current or self._fetch_in(connection, key, actor)
                 refuse_inexact(connection.dialect.name, values, self._decimals)
                 self._check_relations(connection, values, actor)
                 self.links.check(connection, links, actor)
@@ -467,6 +473,8 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 else:
                     record = self._fetch_in(connection, key, actor)
                 self._link(connection, record, links)
+                entry = updated(self._resource, before, record, values, actor.user)
+                history.write(connection, [entry])
                 actor.notify("after_updated", record)
         except IntegrityError:
             raise self._refused(engine, values, key) from None
@@ -478,12 +486,11 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         """Delete the record with ``key`` (with ``expected``: if still that version)."""
         try:
             with transaction(engine, writes=True) as connection, writing(connection):
-                record = None
                 if expected is not None or actor.lifecycle.needs_record(DELETE):
                     record = self._current(connection, key, actor, DELETE, expected)
                     actor.notify("before_deleting", record)
-                elif self._referred() and not self._soft:
-                    self._fetch_in(connection, key, actor)  # 404 before the rules
+                else:  # 404 before the rules; the history names the record
+                    record = self._fetch_in(connection, key, actor)
                 if not self._soft:
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
@@ -493,8 +500,11 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 )
                 if not found.rowcount:
                     raise self._not_found(key)
-                if record is not None:
-                    actor.notify("after_deleted", record)
+                gone = TRASHED if self._soft else DELETED
+                history.write(
+                    connection, [removed(self._resource, record, gone, actor.user)]
+                )
+                actor.notify("after_deleted", record)
         except IntegrityError:
             raise Conflict(
                 f"{self.label} {key} cannot be deleted: other records refer to it."
@@ -505,16 +515,23 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         try:
             with transaction(engine, writes=True) as connection, writing(connection):
                 keys = actor.before_mass_deleting(keys)
-                hooked = "after_mass_deleted" in actor.lifecycle.hooks
                 ruled = self._referred() and not self._soft
-                if actor.lifecycle.scoped or hooked or ruled:
-                    scope = self.scope(actor)
-                    found = self._keys().where(self._key.in_(keys), *scope)
-                    keys = self._read_keys(connection, found)
+                # The records in scope: the keys deleted, and the history's rows.
+                found = self._select.where(self._key.in_(keys), *self.scope(actor))
+                records = [
+                    dict(zip(self._names, row, strict=True))
+                    for row in connection.execute(found)
+                ]
+                keys = [self._resource.key_of(record) for record in records]
                 if ruled:
                     self._enforce(connection, keys, "Nothing was deleted", many=True)
                 deleted = connection.execute(
                     self._delete_many, {"keys": keys, "now": _now()}
+                )
+                gone = TRASHED if self._soft else DELETED
+                history.write(
+                    connection,
+                    [removed(self._resource, r, gone, actor.user) for r in records],
                 )
                 actor.notify("after_mass_deleted", list(keys))
                 return deleted.rowcount
@@ -529,17 +546,22 @@ class Store(BulkMethods, ActionMethods, PageMethods):
             statement = self._restore.where(*self.scope(actor, trashed=True))
             if not connection.execute(statement, self._bound(key)).rowcount:
                 raise self._not_found(key)
-            return self._fetch_in(connection, key, actor)
+            record = self._fetch_in(connection, key, actor)
+            entry = removed(self._resource, record, RESTORED, actor.user)
+            history.write(connection, [entry])
+            return record
 
     def force_delete(self, engine: Engine, key: Any, actor: Actor) -> None:
         """Delete the record with ``key``, in the trash, for good."""
         try:
             with transaction(engine, writes=True) as connection:
                 trashed = self.scope(actor, trashed=True)
+                found = self._select_one.where(*trashed)
+                row = connection.execute(found, self._bound(key)).first()
+                if row is None:
+                    raise self._not_found(key)
+                record = dict(zip(self._names, row, strict=True))
                 if self._referred():
-                    found = self._keys().where(self._key == key, *trashed)
-                    if connection.execute(found).first() is None:
-                        raise self._not_found(key)
                     what = self._undeletable(connection, key)
                     self._enforce(connection, [key], what, many=False)
                 one = and_(self._one(), *trashed)
@@ -547,6 +569,8 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 statement = self._force_delete.where(*trashed)
                 if not connection.execute(statement, self._bound(key)).rowcount:
                     raise self._not_found(key)
+                entry = removed(self._resource, record, DELETED, actor.user)
+                history.write(connection, [entry])
         except IntegrityError:
             raise Conflict(
                 f"{self.label} {key} cannot be deleted: other records refer to it."

@@ -2,7 +2,7 @@
 """Create the tables of library_admin.
 
 Revision ID: 0001
-Revises: 0000b (the panel users, their logins and roles)
+Revises: 0000c (the panel users, their logins and roles, the history)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0001"
-down_revision: str | None = "0000b"
+down_revision: str | None = "0000c"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -28,7 +28,7 @@ from ..resource_pages import (
 )
 from ..site import site
 from ..templating import render
-from .dashboard import dashboard_summaries
+from .dashboard import dashboard_changes, dashboard_summaries
 
 
 def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
@@ -40,7 +40,8 @@ def _page_resource(request: HttpRequest, uri: str) -> PanelResource:
 
 def home(request: HttpRequest) -> HttpResponse:
     """The panel's home, the dashboard: each resource the user may list."""
-    context = dashboard_context(dashboard_summaries(request))
+    changes = dashboard_changes(request)
+    context = dashboard_context(dashboard_summaries(request), changes)
     return render(request, "panel/home.html", context)
 
 

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Column, ColumnElement, Connection, Engine, Select, select
 from sqlalchemy.exc import DataError, IntegrityError
 
+from app.core import history
 from app.core.db import transaction
 from panel_core.abilities import UPDATE
+from panel_core.history import created, updated
 from panel_core.imports import (
     ImportRow,
     ImportTally,
@@ -26,7 +28,7 @@ from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
 from panel_core.resource import Resource
 
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound
 from .hooks import writing
 from .links import Links
 
@@ -203,10 +205,16 @@ class BulkMethods:
             self._check_unique(connection, values, None)
             record = self._returned(self._insert_row(connection, values))
             self.links.write(connection, record[self._resource.key_name()], links)
+            history.write(
+                connection, [created(self._resource, record, values, actor.user)]
+            )
             actor.notify("after_created", record)
             return []
-        if actor.lifecycle.needs_record(UPDATE):
+        try:  # the values before, for the history
             current = self._fetch_in(connection, key, actor)
+        except NotFound:
+            return [f"{self.label} {key} not found."]
+        if actor.lifecycle.needs_record(UPDATE):
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
         values, links = self.links.split(values)
@@ -222,5 +230,8 @@ class BulkMethods:
             return [f"{self.label} {key} not found."]
         self.links.write(connection, key, links)
         if values:
-            actor.notify("after_updated", self._returned(row))
+            after = self._returned(row)
+            change = updated(self._resource, current, after, values, actor.user)
+            history.write(connection, [change])
+            actor.notify("after_updated", after)
         return []

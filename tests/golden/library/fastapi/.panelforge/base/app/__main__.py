@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from collections.abc import Sequence
 
@@ -107,6 +108,39 @@ def _set_role(args: argparse.Namespace) -> int:
     return set_role_command(args.email, args.role)
 
 
+def _prune_history(args: argparse.Namespace) -> int:
+    import datetime
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from app.core.config import get_settings
+    from app.core.db import create_db_engine
+    from app.core.history import prune
+    from panel_core.history import prune_message
+
+    before = datetime.datetime.now(datetime.UTC) - args.older_than
+    engine = create_db_engine(get_settings().database_url)
+    try:
+        removed = prune(engine, before)
+    except SQLAlchemyError as exc:
+        reason = getattr(exc, "orig", None) or exc
+        print(f"error: {reason} (run python -m app migrate first?)", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    print(prune_message(removed, before))
+    return 0
+
+
+def _age(text: str) -> datetime.timedelta:
+    from panel_core.history import parse_age
+
+    try:
+        return parse_age(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _add_create_user(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
@@ -188,6 +222,18 @@ def _parser() -> argparse.ArgumentParser:
         help="print a new JWT_SECRET (32 random bytes, base64)",
     )
     secret.set_defaults(handler=_jwt_secret)
+    prune = commands.add_parser(
+        "prune-history",
+        help="remove the history of changes older than a duration (90d, 12h, 2w)",
+    )
+    prune.add_argument(
+        "--older-than",
+        type=_age,
+        required=True,
+        metavar="DURATION",
+        help="a number and a unit: m, h, d or w (90d: 90 days)",
+    )
+    prune.set_defaults(handler=_prune_history)
     return parser
 
 

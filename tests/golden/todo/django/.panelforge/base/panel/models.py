@@ -6,7 +6,8 @@ of bearer tokens logged out before they expire. Rows are removed once they no lo
 matter. Times are Unix seconds. The tables are named as in panelforge's FastAPI
 projects. The panel's users are Django's own (``django.contrib.auth``), the username
 being the e-mail address; ``PanelRole`` holds the role of each user who is not a
-superuser (superusers are ``admin``, see ``panel.roles``).
+superuser (superusers are ``admin``, see ``panel.roles``); ``HistoryRow`` is one
+change of one record (the history of changes, ``panel_core.history``).
 """
 
 from __future__ import annotations
@@ -58,3 +59,27 @@ class PanelRole(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.pk}: {self.role}"
+
+
+class HistoryRow(models.Model):
+    """One change of one record (``panel_core.history``)."""
+
+    at = models.DateTimeField(db_index=True)
+    user_id = models.CharField(max_length=64, null=True)
+    user_login = models.CharField(max_length=254)
+    resource = models.CharField(max_length=100)
+    record_key = models.CharField(max_length=200)
+    record_label = models.CharField(max_length=200)
+    action = models.CharField(max_length=20)
+    changes = models.TextField()  # JSON: {field: [old, new]}
+
+    class Meta:
+        db_table = "panel_history"
+        indexes = [
+            models.Index(
+                fields=["resource", "record_key", "at"], name="panel_history_record"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.resource} {self.record_key} {self.action}"

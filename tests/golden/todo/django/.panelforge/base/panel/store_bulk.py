@@ -16,6 +16,7 @@ from django.db.models.lookups import IContains
 
 from panel_core.abilities import UPDATE
 from panel_core.errors import InvalidInput, NotFound
+from panel_core.history import created, updated
 from panel_core.imports import (
     ImportRow,
     ImportTally,
@@ -26,7 +27,9 @@ from panel_core.imports import (
 from panel_core.lifecycle import Actor
 from panel_core.mysql import values_that_fit
 from panel_core.query import ListQuery
+from panel_core.resource import Resource
 
+from . import history
 from .links import Links
 
 _CHUNK = 1000
@@ -38,6 +41,7 @@ class BulkMethods:
     # What ``Store`` defines and these methods use.
     label: str
     _labels: Mapping[str, str]
+    _resource: type[Resource]
     _key: str
     _key_name: str
     _key_column: str  # the key's column in the database
@@ -155,12 +159,17 @@ class BulkMethods:
             self._check_relations(values, actor)
             self.links.check(links, actor)
             self._check_unique(values, None)
-            created = self._manager.create(**self._by_column(values))
-            self.links.write(created.pk, links)
-            self._notify(actor, "after_created", created.pk)
+            made = self._manager.create(**self._by_column(values))
+            self.links.write(made.pk, links)
+            record = self.fetch(made.pk)
+            history.write([created(self._resource, record, values, actor.user)])
+            actor.notify("after_created", record)
             return []
-        if actor.lifecycle.needs_record(UPDATE):
+        try:  # the values before, for the history
             current = self.fetch(key, actor)
+        except NotFound:
+            raise NotFound(f"{self.label} {key} not found.") from None
+        if actor.lifecycle.needs_record(UPDATE):
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
         values, links = self.links.split(values)
@@ -174,10 +183,8 @@ class BulkMethods:
             raise NotFound(f"{self.label} {key} not found.")
         self.links.write(key, links)
         if values:
-            self._notify(actor, "after_updated", key)
+            after = self.fetch(key)
+            change = updated(self._resource, current, after, values, actor.user)
+            history.write([change])
+            actor.notify("after_updated", after)
         return []
-
-    def _notify(self, actor: Actor, hook: str, key: Any) -> None:
-        """Run ``hook`` with the record ``key`` as it is now, if the resource has it."""
-        if hook in actor.lifecycle.hooks:
-            actor.notify(hook, self.fetch(key))

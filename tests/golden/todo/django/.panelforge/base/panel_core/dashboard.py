@@ -9,17 +9,20 @@ framework reads, per resource, that page (two queries, three when estimating) an
 metrics (one query), whatever the number of records; the same answer is the page's
 context and the JSON of ``GET <prefix>/dashboard``.
 
-"Recent changes" will come from the history of changes, which the panel does not
-record yet: the page keeps an empty, named place for it (``recent_changes``).
+"Recent changes" are the latest rows of the history of changes
+(``panel_core.history_pages.recent_changes``) of the resources whose records the user
+may view: a resource with a ``scope`` shows those of the live records in the user's
+scope (``reachable_rows``), one with a per-record ``can`` none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import fields as kernel
 from .cell_text import integer_text
+from .history import RECENT
 from .labels import value_text
 from .metrics import metric_cards
 from .pagination import PageUrls, list_body
@@ -119,8 +122,22 @@ def count_text(summary: dict[str, Any]) -> str:
     return ngettext("%(num)s record", "%(num)s records", count) % shown
 
 
-def dashboard_context(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The home page's context: each resource's card, and the place kept for the
-    recent changes (none: the history is not recorded yet)."""
+def dashboard_context(
+    summaries: Sequence[dict[str, Any]], recent: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
+    """The home page's context: each resource's card, and the recent changes."""
     cards = [{**summary, "count_text": count_text(summary)} for summary in summaries]
-    return {"dashboard": cards, "recent_changes": None}
+    return {"dashboard": cards, "recent_changes": list(recent)}
+
+
+def shows_changes(panel: PanelResource[Any]) -> bool:
+    """Whether the recent changes may list ``panel``'s (no per-record ``can``,
+    which could refuse any record)."""
+    return not panel.lifecycle.record_rules
+
+
+def changes_to_read(panels: Iterable[PanelResource[Any]]) -> int:
+    """How many rows to read for the recent changes: more when a scope may hide
+    some (``panel_core.history_pages.reachable_rows``)."""
+    scoped = any(panel.lifecycle.scoped for panel in panels)
+    return RECENT * 5 if scoped else RECENT

@@ -9,6 +9,7 @@ from alembic import context
 from sqlalchemy import Connection, event
 
 import app.core.auth_state  # noqa: F401  (the login throttle, revoked tokens)
+import app.core.history  # noqa: F401  (the history of changes)
 import app.core.users  # noqa: F401  (the panel_users table)
 import app.resources  # noqa: F401  (imports every model, filling Base.metadata)
 from app.core.config import get_settings

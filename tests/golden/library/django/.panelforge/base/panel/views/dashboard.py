@@ -13,9 +13,18 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
-from panel_core.dashboard import dashboard_body, latest_query, resource_summary
+from panel_core.dashboard import (
+    changes_to_read,
+    dashboard_body,
+    latest_query,
+    resource_summary,
+    shows_changes,
+)
+from panel_core.history import RECENT
+from panel_core.history_pages import reachable_rows, recent_changes
 from panel_core.routes import url_for
 
+from .. import history
 from ..accept import require_acceptable, wants_json
 from ..acting import actor
 from ..redirects import see_other
@@ -43,6 +52,23 @@ def dashboard_summaries(request: HttpRequest) -> list[dict[str, Any]]:
             )
         )
     return summaries
+
+
+def dashboard_changes(request: HttpRequest) -> list[dict[str, Any]]:
+    """The latest changes of the resources whose records the user may view."""
+    panels = {
+        panel.uri: panel
+        for panel in registry()
+        if shows_changes(panel)
+        and (panel.lifecycle.open or actor(request, panel).allowed(VIEW))
+    }
+    rows = history.recent(list(panels), changes_to_read(panels.values()))
+    shown = reachable_rows(
+        panels,
+        rows,
+        lambda panel, keys: panel.store.existing_keys(keys, actor(request, panel)),
+    )
+    return recent_changes(panels, shown[:RECENT])
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:

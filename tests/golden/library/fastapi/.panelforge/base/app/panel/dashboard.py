@@ -14,8 +14,17 @@ from fastapi import APIRouter, Request, Response
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
+from app.core import history
 from panel_core.abilities import CREATE, VIEW, VIEW_ANY
-from panel_core.dashboard import dashboard_body, latest_query, resource_summary
+from panel_core.dashboard import (
+    changes_to_read,
+    dashboard_body,
+    latest_query,
+    resource_summary,
+    shows_changes,
+)
+from panel_core.history import RECENT
+from panel_core.history_pages import reachable_rows, recent_changes
 from panel_core.routes import url_for
 
 from .accept import require_acceptable, wants_json
@@ -65,6 +74,33 @@ async def dashboard_summaries(request: Request) -> list[dict[str, Any]]:
         return summaries
 
     return await run_in_threadpool(load)
+
+
+async def dashboard_changes(request: Request) -> list[dict[str, Any]]:
+    """The latest changes of the resources whose records the user may view."""
+    registry: Registry = request.app.state.registry
+    engine: Engine = request.app.state.engine
+    user = current_user(request)
+    panels = {}
+    for panel in registry:
+        if shows_changes(panel) and (
+            panel.lifecycle.open or await allowed(panel, user, VIEW)
+        ):
+            panels[panel.uri] = panel
+    actors = {uri: actor(request, panel) for uri, panel in panels.items()}
+
+    def load() -> list[Any]:
+        count = changes_to_read(panels.values())
+        rows = history.recent(engine, list(panels), count)
+        return reachable_rows(
+            panels,
+            rows,
+            lambda panel, keys: panel.store.existing_keys(
+                engine, keys, actors[panel.uri]
+            ),
+        )[:RECENT]
+
+    return recent_changes(panels, await run_in_threadpool(load))
 
 
 @router.get("/dashboard", name="dashboard")
