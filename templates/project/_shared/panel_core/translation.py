@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from contextvars import ContextVar, Token
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +73,16 @@ def _weighted(header: str) -> list[tuple[float, int, str]]:
 def negotiate(accept_language: str | None, offered: Iterable[str], default: str) -> str:
     """The language of a request: the browser's first choice the panel offers, else
     ``default`` (when it has a catalog), else English."""
-    offered = [language for language in offered if supported(language, catalogs())] or [
-        SOURCE_LANGUAGE
-    ]
-    for _, _, code in _weighted(accept_language or ""):
+    return _negotiated(accept_language or "", tuple(offered), default)
+
+
+@lru_cache(maxsize=256)
+def _negotiated(accept_language: str, offered: tuple[str, ...], default: str) -> str:
+    # Browsers send a handful of distinct headers: each is worked out once.
+    offered = tuple(
+        language for language in offered if supported(language, catalogs())
+    ) or (SOURCE_LANGUAGE,)
+    for _, _, code in _weighted(accept_language):
         chosen = supported(code, offered)
         if chosen is not None:
             return supported(chosen, catalogs()) or SOURCE_LANGUAGE

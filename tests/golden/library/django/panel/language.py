@@ -18,7 +18,7 @@ from panel_core.translation import activate, deactivate, negotiate
 def request_language(request: HttpRequest) -> str:
     """The language the panel answers ``request`` in."""
     offered = [code for code, _ in settings.LANGUAGES]
-    header = request.headers.get("Accept-Language")
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE")
     return negotiate(header, offered, settings.LANGUAGE_CODE)
 
 

@@ -7,7 +7,6 @@ The first language of the browser's ``Accept-Language`` that settings
 
 from __future__ import annotations
 
-from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
@@ -25,6 +24,14 @@ def offered_languages(settings: Settings) -> list[str]:
     return [code for code in listed if code] or list(available_languages())
 
 
+def _accept_language(scope: Scope) -> str | None:
+    """The request's ``Accept-Language`` (the first, as browsers send one)."""
+    for name, value in scope["headers"]:
+        if name == b"accept-language":
+            return str(value.decode("latin-1"))
+    return None
+
+
 class LanguageMiddleware:
     """Sets the panel's language for the request, and restores it after."""
 
@@ -37,7 +44,7 @@ class LanguageMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        header = Headers(scope=scope).get("accept-language")
+        header = _accept_language(scope)
         token = activate(negotiate(header, self.offered, self.default))
         try:
             await self.app(scope, receive, send)
