@@ -140,3 +140,17 @@ def test_a_bad_duration_says_how_to_write_one(kernel: Any, text: str) -> None:
         ValueError, match="is not a duration: write a number and a unit"
     ):
         kernel.history.parse_age(text)
+
+
+@pytest.mark.parametrize("length", [1, 199, 200, 201, 5000])
+def test_every_key_fits_the_column_and_finds_its_own_rows(
+    kernel: Any, length: int
+) -> None:
+    history = kernel.history
+    key = "k" * (length - 1) + "!"
+    stored = history.stored_key(key)
+    assert len(stored) <= history.KEY_SIZE
+    assert (stored == key) is (length <= history.KEY_SIZE)
+    assert history.is_whole_key(stored) is (length <= history.KEY_SIZE)
+    other = history.stored_key("k" * (length - 1) + "?")
+    assert other != stored  # keys that share a long start stay apart

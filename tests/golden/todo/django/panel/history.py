@@ -10,7 +10,7 @@ import datetime
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from panel_core.history import Entry, row_values
+from panel_core.history import Entry, row_values, stored_key
 from panel_core.history_pages import ROW_KEYS
 
 from .models import HistoryRow
@@ -28,7 +28,7 @@ def write(entries: Iterable[Entry | None]) -> None:
 
 def of_record(resource: str, key: Any, limit: int) -> list[dict[str, Any]]:
     """The latest ``limit`` changes of one record, newest first."""
-    rows = HistoryRow.objects.filter(resource=resource, record_key=str(key))
+    rows = HistoryRow.objects.filter(resource=resource, record_key=stored_key(key))
     return list(rows.order_by(*_NEWEST).values(*ROW_KEYS)[:limit])
 
 

@@ -16,7 +16,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import transaction
 from app.core.models import Base
-from panel_core.history import LABEL_SIZE, LOGIN_SIZE, Entry, row_values
+from panel_core.history import (
+    KEY_SIZE,
+    LABEL_SIZE,
+    LOGIN_SIZE,
+    Entry,
+    row_values,
+    stored_key,
+)
 from panel_core.history_pages import ROW_KEYS
 
 
@@ -35,7 +42,7 @@ class HistoryRow(Base):
     user_id: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     user_login: Mapped[str] = mapped_column(sa.String(LOGIN_SIZE))
     resource: Mapped[str] = mapped_column(sa.String(100))
-    record_key: Mapped[str] = mapped_column(sa.String(200))
+    record_key: Mapped[str] = mapped_column(sa.String(KEY_SIZE))
     record_label: Mapped[str] = mapped_column(sa.String(LABEL_SIZE))
     action: Mapped[str] = mapped_column(sa.String(20))
     changes: Mapped[str] = mapped_column(sa.Text)  # JSON
@@ -63,7 +70,7 @@ def of_record(
     engine: Engine, resource: str, key: Any, limit: int
 ) -> list[dict[str, Any]]:
     """The latest ``limit`` changes of one record, newest first."""
-    found = (_TABLE.c.resource == resource, _TABLE.c.record_key == str(key))
+    found = (_TABLE.c.resource == resource, _TABLE.c.record_key == stored_key(key))
     return _read(engine, _SELECT.where(*found).order_by(*_NEWEST).limit(limit))
 
 

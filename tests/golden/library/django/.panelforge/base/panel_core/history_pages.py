@@ -13,7 +13,7 @@ from typing import Any
 
 from . import fields as kernel
 from .cell_text import date_time_text
-from .history import CREATED, DELETED, RESTORED, TRASHED, UPDATED
+from .history import CREATED, DELETED, RESTORED, TRASHED, UPDATED, is_whole_key
 from .query import parse_key, parse_value
 from .registry import PanelResource
 from .resource import Resource
@@ -136,7 +136,9 @@ def recent_changes(
         panel = panels.get(row["resource"])
         if panel is None:
             continue
-        gone = row["action"] in (DELETED, TRASHED)
+        gone = row["action"] in (DELETED, TRASHED) or not is_whole_key(
+            row["record_key"]
+        )
         url = None if gone else page_url(panel.uri, "detail-page", row["record_key"])
         recent.append(
             {

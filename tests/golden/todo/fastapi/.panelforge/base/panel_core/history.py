@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import hashlib
 import json
 import re
 import uuid
@@ -36,6 +37,9 @@ HIDDEN = None
 # The longest login and record name a row keeps (the columns' sizes).
 LOGIN_SIZE = 254
 LABEL_SIZE = 200
+# The record key column's size: a longer key is kept as its start and a digest.
+KEY_SIZE = 200
+_DIGEST_MARK = "…#"
 
 Changes = dict[str, list[Any] | None]
 # ``prune-history --older-than``: a number and a unit.
@@ -57,6 +61,22 @@ class Entry:
     at: datetime.datetime = field(
         default_factory=lambda: datetime.datetime.now(datetime.UTC)
     )
+
+
+def stored_key(key: Any) -> str:
+    """A record's key as its history rows hold it: its text (a composite key's URL
+    segment), or, past ``KEY_SIZE`` characters, its start and a SHA-256 digest of
+    the whole, so that every key fits the column and finds its own rows."""
+    text = str(key)
+    if len(text) <= KEY_SIZE:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return text[: KEY_SIZE - len(digest) - len(_DIGEST_MARK)] + _DIGEST_MARK + digest
+
+
+def is_whole_key(text: str) -> bool:
+    """Whether a row's ``record_key`` is the key itself (not cut to fit)."""
+    return not (len(text) == KEY_SIZE and text[-66:-64] == _DIGEST_MARK)
 
 
 def row_values(entry: Entry) -> dict[str, Any]:
@@ -144,7 +164,7 @@ def entry(
     """The row of ``action`` on the record ``key`` (``record``: its values)."""
     user_id, login = who(user)
     label = record_label(resource, key, record)[:LABEL_SIZE]
-    return Entry(resource.uri, str(key), label, action, changes, user_id, login)
+    return Entry(resource.uri, stored_key(key), label, action, changes, user_id, login)
 
 
 def created(
