@@ -2,8 +2,7 @@
 order, the FastAPI model and migration make them one primary key, and Django's model
 and migration declare a ``CompositePrimaryKey`` (Django 5.2).
 
-Built from the manifest data without the M057 check, which refuses composite keys
-until the stores serve them (issue 22).
+Built from the manifest data (``build_project``) without the checks.
 """
 
 from __future__ import annotations
