@@ -31,9 +31,9 @@ from generator.targets.fastapi import storage as fastapi_storage
 
 MANIFEST = (
     Path(__file__).resolve().parents[1]
-    / "manifests"
-    / "invalid"
-    / "composite_key_not_generated.yaml"
+    / "conformance"
+    / "composite"
+    / "link_table.yaml"
 )
 
 
