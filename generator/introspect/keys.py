@@ -1,7 +1,7 @@
 """Which tables can be resources, and their keys (pure).
 
 A resource needs a one-column primary key that is an integer, a uuid or a string
-(composite keys are checked by the manifest but not generated yet: M057);
+(a composite key is not inspected yet: write ``key: [a, b]`` by hand);
 any other table is skipped with a note saying why (no key, a composite key, a link
 table, a table of the panel's own).
 """
@@ -60,7 +60,9 @@ def _skip_reason(table: Table) -> str | None:
         what = f"composite primary key ({columns})"
         if link:
             what = f"a link table between {' and '.join(link)} ({what})"
-        return f"{what}: composite keys are checked but not generated yet (M057)"
+        return (
+            f"{what}: composite keys are not inspected yet (declare key: [...] by hand)"
+        )
     return None
 
 

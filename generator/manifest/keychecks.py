@@ -8,10 +8,8 @@ empty or filled in by the database (``nullable``, ``default``, ``default_sql``,
 ``readOnly``: M055). A relation holds one key, so no relation (a field's, an array's
 items' or a has-many's) may point at a composite-key resource (M056).
 
-The checks, the kernel's URL codec (``panel_core.composite_keys``) and the storage
-rules are settled; the stores, pages and spec do not serve such a resource yet, so a
-valid composite key is still refused, with its own code (M057), rather than
-generating a panel that cannot show its records.
+A valid composite key is generated: the record's URL names it in one path segment
+(the kernel's codec, ``panel_core.composite_keys``), on both frameworks.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from .hints import shown, suggestion_hint
 from .schema import INVALID
 from .yamlnodes import Document
 
-PART_CODE, OPTION_CODE, RELATION_CODE, NOT_YET_CODE = "M054", "M055", "M056", "M057"
+PART_CODE, OPTION_CODE, RELATION_CODE = "M054", "M055", "M056"
 _PART_FORMATS = (None, "uuid", "date")
 _NEVER_ON_A_PART = ("nullable", "default", "default_sql", "readOnly")
 
@@ -64,10 +62,6 @@ def composite_key_issues(
             continue
         issues += _part_issues(document, resource, part, fields[part], index)
     yield from issues
-    if not issues and len(parts) >= 2:
-        message = "composite keys are checked but not generated yet"
-        hint = "declare a key of one field for now (issue 22)"
-        yield document.issue(where, message, NOT_YET_CODE, hint)
 
 
 def _part_issues(

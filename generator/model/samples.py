@@ -194,7 +194,8 @@ def distinct_samples(resource: ir.Resource) -> dict[str, list[Any]]:
     """Per field, the values emitted tests give the records they create, one each,
     so that no two share a unique field's value nor a unique group's values: every
     unique field, and one member of each group that has none of them (a field the
-    lists neither filter nor search on first)."""
+    lists neither filter nor search on first); of a composite key, its last part
+    unless it is a relation (whose records the tests make anew)."""
     chosen = [f for f in resource.fields if f.unique and _can_vary(resource, f)]
     for group in resource.unique_together:
         members = [resource.field(name) for name in group]
@@ -203,6 +204,9 @@ def distinct_samples(resource: ir.Resource) -> dict[str, list[Any]]:
         varied = [m for m in members if _can_vary(resource, m)]
         varied.sort(key=lambda m: m.filterable or m.name in resource.search)
         chosen += varied[:1]
+    if resource.is_composite:  # each record a key of its own: its last part varies
+        last = resource.field(resource.key_parts[-1])
+        chosen += [] if last.relation or last in chosen else [last]
     return {f.name: _distinct_values(f, GIVEN_KEYS) for f in chosen}
 
 

@@ -227,7 +227,9 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     The schemathesis test creates them so that the item operations meet records
     that exist; ``relations`` names the fields to fill with a created target's key:
     those to resources made before (a relation to itself, or one closing a cycle,
-    stays empty: it is optional). ``missing`` is a key no record has; ``keys``, where
+    stays empty: it is optional). ``key`` is the key field, or a composite key's
+    parts (a list: the record's URL key joins their values with the kernel's
+    codec). ``missing`` is a key no record has; ``keys``, where
     the client names the records (a code), the keys the tests give the records they
     create, one each; ``distinct``, per unique field (and one member of each unique
     group), the values those records get, one each; ``files``, per required file
@@ -238,7 +240,7 @@ def samples_context(project: ir.Project) -> dict[str, Any]:
     samples = [
         {
             "resource": resource.uri,
-            "key": resource.key,
+            "key": list(resource.key_parts) if resource.is_composite else resource.key,
             "body": sample_payload(resource),
             "relations": {
                 f.name: project.resource(f.relation).uri

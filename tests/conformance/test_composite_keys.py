@@ -2,8 +2,7 @@
 its two relations) and labels keyed by a code and a locale (strings holding commas,
 slashes and percent signs).
 
-One project per framework is generated from ``composite/tunes.yaml`` (past the M057
-gate, which still refuses composite keys: ``composite/ungated.py``) and served, both
+One project per framework is generated from ``composite/tunes.yaml`` and served, both
 at once, on SQLite and then on PostgreSQL; each test drives both over HTTP and
 compares their answers. The record URL holds the whole key in one path segment: the
 parts percent-encoded and joined with commas (``1,2``), that segment quoted once more
@@ -25,7 +24,6 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-import yaml
 from conftest import (
     FRAMEWORKS,
     REPO,
@@ -34,16 +32,13 @@ from conftest import (
     postgres_database,
 )
 
-from generator.manifest.build import build_project
+from generator.manifest.load import parse_manifest
 from generator.spec.validate import spec_problems
 
 from .support import EMAIL, HTML, PASSWORD, Api, Deployment, crud, page
 
 HERE = REPO / "tests" / "conformance" / "composite"
-# Built without the checks, since M057 refuses the manifest (see composite/ungated.py).
-MANIFEST = build_project(
-    yaml.safe_load((HERE / "tunes.yaml").read_text()), "tunes.yaml"
-)
+MANIFEST = parse_manifest((HERE / "tunes.yaml").read_text(), "tunes.yaml")
 PLAYLIST, TRACK, LINK, LABEL = (
     MANIFEST.resource(n) for n in ("Playlist", "Track", "PlaylistTrack", "Label")
 )
@@ -88,9 +83,8 @@ def apis(
 
 
 def _served(framework: str, project: Path, url: str) -> Server:
-    # Past M057, which still refuses composite keys (see composite/ungated.py).
     result = subprocess.run(
-        [sys.executable, str(HERE / "ungated.py"), "generate", str(HERE / "tunes.yaml"),
+        [sys.executable, "-m", "generator.cli", "generate", str(HERE / "tunes.yaml"),
          "-o", str(project), "--framework", framework, "--quiet"],
         cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True, text=True, timeout=300,

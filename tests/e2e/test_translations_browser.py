@@ -111,7 +111,8 @@ def test_a_german_browser_gets_the_panel_in_german(
         page.select_option("#field-binding", "cloth")
         page.get_by_role("button", name="Speichern", exact=True).click()
         assert urlsplit(page.url).path == f"{EDITIONS}/index-page"
-        expect(page.locator(".flash-success")).to_have_text("Edition „Dune (cloth)“ angelegt.")
+        flash = page.locator(".flash-success")
+        expect(flash).to_have_text("Edition „Dune (cloth)“ angelegt.")
         expect(page.get_by_role("link", name="CSV exportieren")).to_be_visible()
         expect(page.locator(".table-foot .muted")).to_have_text("1–1 von 1")
         _shot(page, framework, "index")

@@ -2,8 +2,7 @@
 order, the FastAPI model and migration make them one primary key, and Django's model
 and migration declare a ``CompositePrimaryKey`` (Django 5.2).
 
-Built from the manifest data without the M057 check, which refuses composite keys
-until the stores serve them (issue 22).
+Built from the manifest data (``build_project``) without the checks.
 """
 
 from __future__ import annotations
@@ -32,9 +31,9 @@ from generator.targets.fastapi import storage as fastapi_storage
 
 MANIFEST = (
     Path(__file__).resolve().parents[1]
-    / "manifests"
-    / "invalid"
-    / "composite_key_not_generated.yaml"
+    / "conformance"
+    / "composite"
+    / "link_table.yaml"
 )
 
 

@@ -19,6 +19,7 @@ from .. import common
 from ..base import Target
 from ..columns import later_relations
 from ..pysource import literal
+from .key_tests import key_test_context
 from .link_models import create_link_model, model_entries
 from .migrations import (
     create_model,
@@ -83,6 +84,17 @@ class DjangoTarget(Target):
                 resource_context(resource, project),
             ),
             common.hooks_plan(resource, _TEMPLATES),
+            *(
+                [
+                    FilePlan(
+                        f"tests/test_{module}_keys.py",
+                        f"{_TEMPLATES}/test_keys.py.jinja",
+                        key_test_context(resource),
+                    )
+                ]
+                if resource.is_composite
+                else []
+            ),
         ]
 
     def schema_migration(

@@ -6,7 +6,6 @@ test bodies are fixed text and only the constants vary with the manifest.
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,59 +15,16 @@ from ...model.samples import (
     key_is_given,
     key_samples,
     missing_key,
-    sample_value,
 )
 from ...model.uploads import sample_uploads
-from ..pysource import LINE_LENGTH, call, exploded, literal
+from ..pysource import call, exploded, literal
+from ..test_values import assignment, distinct_fields, sample, sampled_fields
 
 _RESERVED_NAMES = {"client", "payload", "record", "response", "body"}
 
 
-# Samples asked for again and again per resource, by the field object itself (kept
-# alive here, so its id is not reused): equal fields may still differ (1 vs 1.0).
-_SAMPLES: dict[tuple[int, int], tuple[ir.Field, Any]] = {}
-
-
-def sample(field: ir.Field, n: int = 1) -> Any:
-    """A value the API accepts for ``field``, written as the API writes it back."""
-    found = _SAMPLES.get((id(field), n))
-    if found is None:
-        if len(_SAMPLES) > 100_000:
-            _SAMPLES.clear()
-        found = _SAMPLES[(id(field), n)] = (field, _sample(field, n))
-    return found[1]
-
-
-def _sample(field: ir.Field, n: int) -> Any:
-    value = sample_value(field, n)
-    if field.format == "date-time" and isinstance(value, str):
-        parsed = datetime.datetime.fromisoformat(value)
-        if parsed.tzinfo is None:
-            value = parsed.replace(tzinfo=datetime.UTC).isoformat()
-    return value
-
-
 def _query_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _sampled_fields(resource: ir.Resource) -> list[ir.Field]:
-    """Writable, non-relation fields that have a sample value."""
-    return [
-        f
-        for f in resource.fields
-        if not (resource.is_read_only(f) or f.is_key or f.relation)
-        and sample(f) is not None
-    ]
-
-
-def _distinct(resource: ir.Resource) -> list[ir.Field]:
-    """Sampled fields whose first two samples differ and come back as sent."""
-    return [
-        f
-        for f in _sampled_fields(resource)
-        if f.format != "password" and sample(f, 1) != sample(f, 2)
-    ]
 
 
 def _variable(resource: ir.Resource) -> str:
@@ -149,7 +105,7 @@ def _relation_items(
 
 def _payload_items(resource: ir.Resource) -> list[str]:
     items = [
-        f"{literal(f.name)}: {literal(sample(f))}" for f in _sampled_fields(resource)
+        f"{literal(f.name)}: {literal(sample(f))}" for f in sampled_fields(resource)
     ]
     if key_is_given(resource) and (keys := key_samples(resource)):
         items.insert(0, f"{literal(resource.key)}: {literal(keys[0])}")
@@ -202,7 +158,7 @@ def _required_constants(resource: ir.Resource) -> Constants:
 
 
 def _type_constants(resource: ir.Resource) -> Constants:
-    sampled = _sampled_fields(resource)
+    sampled = sampled_fields(resource)
     constants: Constants = []
     if sampled:
         first = sampled[0]
@@ -217,7 +173,7 @@ def _type_constants(resource: ir.Resource) -> Constants:
 def _list_constants(resource: ir.Resource) -> Constants:
     """The fields the list tests filter and search on, fields whose values ``create``
     keeps as sent first; of a field it varies (unique), the first record's value."""
-    distinct = _distinct(resource)
+    distinct = distinct_fields(resource)
     varied = distinct_samples(resource)
     kept = sorted(distinct, key=lambda f: f.name in varied)
     filterable = [f for f in kept if f.filterable]
@@ -293,15 +249,6 @@ def _round_trips(resource: ir.Resource) -> bool:
     )
 
 
-def _assignment(name: str, value: Any) -> str:
-    line = f"{name} = {literal(value)}"
-    if len(line) <= LINE_LENGTH or not isinstance(value, list | tuple):
-        return line
-    opening, closing = ("(", ")") if isinstance(value, tuple) else ("[", "]")
-    items = [literal(v) for v in value]
-    return exploded(f"{name} = {opening}", items, closing, indent=0)
-
-
 def files_line(resource: ir.Resource) -> str | None:
     """The ``FILES`` a create uploads, where the resource requires a file."""
     files = sample_uploads(resource)
@@ -328,7 +275,7 @@ def api_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     return {
         "resource_name": resource.name,
         "url": f"/admin/resource/{resource.uri}/crud",
-        "constants": [_assignment(name, value) for name, value in constants],
+        "constants": [assignment(name, value) for name, value in constants],
         "parents": parents_context(resource, project),
         "payload": exploded("{", items, "}", indent=1),
         "files": files_line(resource),

@@ -10,12 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import ir
-from .api_tests import (
-    _assignment,
-    _list_constants,
-    _required_constants,
-    api_test_context,
-)
+from ..test_values import assignment
+from .api_tests import _list_constants, _required_constants, api_test_context
 
 # Markup that must come back escaped on every page.
 SCRIPT = "<script>alert(1)</script>"
@@ -57,7 +53,7 @@ def pages_test_context(resource: ir.Resource, project: ir.Project) -> dict[str, 
     api = api_test_context(resource, project)
     return {
         "resource_name": resource.name,
-        "constants": [_assignment(name, value) for name, value in constants],
+        "constants": [assignment(name, value) for name, value in constants],
         "parents": api["parents"],
         "payload": api["payload"],
         "files": api["files"],

@@ -18,6 +18,7 @@ from ..base import Target
 from ..columns import big_key, later_relations
 from ..pysource import literal
 from .api_tests import api_test_context
+from .composite_tests import composite_test_context
 from .link_tables import create_link_lines, model_link_lines
 from .migrations import later_key_lines, migration_plan, next_migration_ids
 from .page_tests import pages_test_context
@@ -44,7 +45,9 @@ class FastAPITarget(Target):
             "resources_init.py.jinja",
             "roles.py.jinja",
             "test_api.py.jinja",
+            "test_api_composite.py.jinja",
             "test_pages.py.jinja",
+            "test_pages_composite.py.jinja",
         )
     )
 
@@ -66,6 +69,17 @@ class FastAPITarget(Target):
     ) -> list[FilePlan]:
         """Declaration and model, the user's hook class, API and page tests."""
         module = resource.module
+        api, pages = (
+            (f"{_TEMPLATES}/test_api.py.jinja", api_test_context(resource, project)),
+            (
+                f"{_TEMPLATES}/test_pages.py.jinja",
+                pages_test_context(resource, project),
+            ),
+        )
+        if resource.is_composite:
+            composite = composite_test_context(resource, project)
+            api = (f"{_TEMPLATES}/test_api_composite.py.jinja", composite)
+            pages = (f"{_TEMPLATES}/test_pages_composite.py.jinja", composite)
         return [
             FilePlan(
                 f"app/resources/{module}.py",
@@ -73,16 +87,8 @@ class FastAPITarget(Target):
                 resource_context(resource, project),
             ),
             common.hooks_plan(resource, _TEMPLATES),
-            FilePlan(
-                f"tests/test_{module}_api.py",
-                f"{_TEMPLATES}/test_api.py.jinja",
-                api_test_context(resource, project),
-            ),
-            FilePlan(
-                f"tests/test_{module}_pages.py",
-                f"{_TEMPLATES}/test_pages.py.jinja",
-                pages_test_context(resource, project),
-            ),
+            FilePlan(f"tests/test_{module}_api.py", *api),
+            FilePlan(f"tests/test_{module}_pages.py", *pages),
         ]
 
     def schema_migration(

@@ -95,7 +95,7 @@ class BulkMethods:
         """The records of ``keys`` that ``actor`` may reach, as ``(key, record)`` in
         the order of ``keys`` (one read: a mass delete's confirmation)."""
         rows = self._rows.filter(*self.scope(actor), **{self._key + "__in": keys})
-        found = {row[self._key_name]: dict(row) for row in rows}
+        found = {self._resource.key_of(row): dict(row) for row in rows}
         return [(key, found[key]) for key in dict.fromkeys(keys) if key in found]
 
     def existing_keys(self, keys: Sequence[Any], actor: Actor) -> set[Any]:

@@ -133,10 +133,13 @@ class Registry(Generic[StoreT]):
 def relations(
     cls: type[Resource], classes: Mapping[str, type[Resource]]
 ) -> list[tuple[kernel.BelongsTo, type[Resource]]]:
-    """Each writable belongs-to field of ``cls`` with the resource it points at."""
+    """Each writable belongs-to field of ``cls`` (or part of its composite key: given
+    on create) with the resource it points at."""
     found = []
-    for field in cls.writable_fields:
+    for field in cls.fields:
         if not isinstance(field, kernel.BelongsTo):
+            continue
+        if not (field.writable or field.key_part):
             continue
         target = classes.get(field.resource)
         if target is None:

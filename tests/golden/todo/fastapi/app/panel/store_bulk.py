@@ -121,13 +121,12 @@ class BulkMethods:
         """The records of ``keys`` that ``actor`` may reach, as ``(key, record)`` in
         the order of ``keys`` (one read: a mass delete's confirmation)."""
         statement = self._select.where(self._key.in_(keys), *self.scope(actor))
-        name = self._resource.key_name()
         with transaction(engine) as connection:
             records = [
                 dict(zip(self._names, row, strict=True))
                 for row in connection.execute(statement)
             ]
-        found = {record[name]: record for record in records}
+        found = {self._resource.key_of(record): record for record in records}
         return [(key, found[key]) for key in dict.fromkeys(keys) if key in found]
 
     def existing_keys(

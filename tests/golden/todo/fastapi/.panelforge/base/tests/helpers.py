@@ -10,12 +10,14 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from panel_core.composite_keys import join_key
 from tests.uploads import sample_uploads
 
 try:
@@ -121,6 +123,22 @@ def create(client: TestClient, uri: str, payload: Mapping[str, Any]) -> dict[str
     assert response.status_code == 201, response.text
     record: dict[str, Any] = response.json()["data"]
     return record
+
+
+def record_key(key: str | list[str], record: Mapping[str, Any]) -> Any:
+    """The key that names ``record`` in its URL: the value of its key field, or a
+    composite key's parts' values joined by the kernel's codec (``3,17``)."""
+    if isinstance(key, list):
+        return join_key([record[part] for part in key])
+    return record[key]
+
+
+def segment(parts: list[str], record: Mapping[str, Any], *, quoted: bool = True) -> str:
+    """The URL path segment of a record of a composite-key resource: its ``parts``'
+    values joined by the kernel's codec (``3,17``), quoted once more as any path
+    segment (``3%2C17``) unless ``quoted`` is false (a mass delete's ``ids``)."""
+    key = join_key([record[part] for part in parts])
+    return quote(key, safe="") if quoted else key
 
 
 def post_create(

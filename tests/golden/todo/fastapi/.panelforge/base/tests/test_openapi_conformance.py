@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import (
 from app.core.config import PROJECT_DIR, get_settings
 from panel_core.oag import spec_files
 from panel_core.openapi import ITEM_PARAMETER
-from tests.helpers import post_create
+from tests.helpers import post_create, record_key
 
 SPEC = spec_files(PROJECT_DIR, get_settings().oag_path)[1]
 SAMPLES = Path(__file__).with_name("samples.json")
@@ -59,7 +59,7 @@ def records(client: TestClient) -> dict[str, Any]:
                 body[name] = keys[target_url]
         response = post_create(client, sample["resource"], body)
         assert response.status_code == 201, response.text
-        keys[url] = response.json()["data"][sample["key"]]
+        keys[url] = record_key(sample["key"], response.json()["data"])
     return keys
 
 
