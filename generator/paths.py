@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -55,3 +56,16 @@ def user_cache_dir() -> Path:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "panelforge"
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all (a temporary file renamed over it);
+    a cache that cannot be written only costs time, so failing is silent."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        Path(tmp).replace(path)
+    except (OSError, ValueError):
+        return

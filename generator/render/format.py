@@ -16,14 +16,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import marshal
-import os
 import re
-import tempfile
 from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
 
 from ..errors import TemplateError
+from ..paths import write_cache_file
 
 LINE_LENGTH = 88
 # Comments and string literals, met left to right as the tokenizer meets them (string
@@ -155,13 +154,13 @@ class FormatCache:
             return
         path = self._path(key)
         if path is not None:
-            _write_atomically(path, text.encode("utf-8"))
+            write_cache_file(path, text.encode("utf-8"))
 
     def flush(self) -> None:
         """Write the ledger: the outputs this run used, unless they were all there."""
         if self.ledger is None or self._used == self._ledger_entries():
             return
-        _write_atomically(self.ledger, marshal.dumps(self._used))
+        write_cache_file(self.ledger, marshal.dumps(self._used))
 
 
 def _read_ledger(path: Path) -> dict[str, str]:
@@ -172,17 +171,6 @@ def _read_ledger(path: Path) -> dict[str, str]:
     if not isinstance(found, dict):
         return {}
     return {k: v for k, v in found.items() if isinstance(v, str)}
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        Path(tmp).replace(path)
-    except (OSError, ValueError):
-        return  # a cache that cannot be written only costs time
 
 
 class Formatter:

@@ -17,13 +17,13 @@ import json
 import marshal
 import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from ..paths import write_cache_file
 from .shapes import shape_key
 
 Doc = dict[str, Any]
@@ -235,18 +235,7 @@ class _PassedPieces:
     def save(self) -> None:
         """Keep this run's passed pieces for the next (if they changed)."""
         if self.kept != self.known:
-            _write(self.path, marshal.dumps(sorted(self.kept)))
-
-
-def _write(path: Path, data: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        Path(tmp).replace(path)
-    except (OSError, ValueError):
-        pass  # a cache that cannot be written only costs time
+            write_cache_file(self.path, marshal.dumps(sorted(self.kept)))
 
 
 def cached_spec_problems(

@@ -17,15 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import os
 import re
 import secrets
 import sys
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from ..paths import write_cache_file
 
 Writer = Callable[[Any], str]
 _WIDE = 8  # a mapping below the top is cut into pieces when it has more entries
@@ -135,14 +135,7 @@ class SpecTextCache:
         """Keep ``pieces`` for the next run (unless the cache cannot be written)."""
         if self.path is None:
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(marshal.dumps(pieces))
-            Path(tmp).replace(self.path)
-        except (OSError, ValueError):
-            return
+        write_cache_file(self.path, marshal.dumps(pieces))
 
 
 def _fill(frame: str, token: str, texts: list[str], *, whole_line: bool) -> str | None:

@@ -9,6 +9,7 @@ whole.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -28,7 +29,7 @@ from conftest import (
 
 from generator.manifest.load import load_manifest
 
-from .support import HTML, PASSWORD, Api, Deployment, crud, page
+from .support import HTML, PASSWORD, Api, Database, Deployment, crud, page
 
 HERE = REPO / "tests" / "conformance" / "delete_rules"
 MANIFEST = load_manifest(HERE / "rules.yaml")
@@ -161,6 +162,45 @@ def test_cascade_deletes_the_referring_records_and_theirs(apis: list[Api]) -> No
     deleted, gone, kept = _same(answers)
     assert deleted[0] == 200, deleted
     assert all(gone) and kept
+
+
+def _history(api: Api, resource: Any, keys: list[Any]) -> list[tuple[str, Any, str]]:
+    """``(action, changes, login)`` of the history rows of these records, by key."""
+    database = Database(api.deployment.server.database_url)
+    named = ", ".join(f"'{key}'" for key in keys)
+    found = database.execute(
+        "SELECT record_key, action, changes, user_login FROM panel_history"
+        f" WHERE resource = '{resource.uri}' AND record_key IN ({named})"
+        " ORDER BY id"
+    )
+    return [(action, json.loads(changes), login) for _, action, changes, login in found]
+
+
+def test_what_the_rules_delete_or_clear_is_in_the_history(apis: list[Api]) -> None:
+    answers = []
+    for api in apis:
+        publisher = _made(api, PUBLISHER, name="Ace")
+        editor = _made(api, EDITOR, name="Wollheim")
+        book = _made(api, BOOK, title="Cascaded", publisher=publisher)
+        review = _made(api, REVIEW, text="Gone too", book=book)
+        kept = _made(api, BOOK, title="Kept", publisher=_made(api, PUBLISHER, name="X"))
+        assert api.request(
+            "PATCH", crud(BOOK, kept), json={"editor": editor}
+        ).is_success
+        assert api.request("DELETE", crud(PUBLISHER, publisher)).status_code == 200
+        assert api.request("DELETE", crud(EDITOR, editor)).status_code == 200
+        answers.append(
+            (
+                _history(api, BOOK, [book])[-1],
+                _history(api, REVIEW, [review])[-1],
+                _history(api, BOOK, [kept])[-1],
+            )
+        )
+    book, review, kept = _same(answers)
+    assert book == ("deleted", {}, ADMIN)
+    assert review == ("deleted", {}, ADMIN)
+    assert kept[0] == "updated" and kept[2] == ADMIN
+    assert list(kept[1]) == ["editor"] and kept[1]["editor"][1] is None
 
 
 def test_a_restricted_descendant_refuses_the_whole_cascade(apis: list[Api]) -> None:

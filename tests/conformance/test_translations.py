@@ -11,6 +11,7 @@ manifest's own labels ("Edition", "Paperback") stay as the manifest says them.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -93,6 +94,7 @@ def test_english_by_default_and_for_other_languages(
     assert form.startswith('<!doctype html>\n<html lang="en">')
     assert ">Save and continue editing<" in form
     assert ">New Edition<" in form
+    assert 'id="panel-texts"' not in form  # the scripts' own texts are English
     french = {**HTML, "Accept-Language": "fr-FR,fr;q=0.9"}
     for url in PAGES:
         assert _html(api, url, french) == _html(api, url), url
@@ -114,6 +116,14 @@ def test_german_pages(served: dict[Any, Any], framework: str, setting: str) -> N
     for text in (">CSV exportieren<", ">Anwenden<", ">Zurücksetzen<", ">Abmelden<"):
         assert text in listing, text
     assert "Keine Datensätze gefunden." in listing or "von" in listing
+    # The pickers' script reads its texts from the page: German ones, as JSON.
+    texts = re.search(
+        r'<script type="application/json" id="panel-texts">(.*?)</script>', form
+    )
+    assert texts is not None
+    said = json.loads(texts.group(1))
+    assert said["Type to search"] == "Zum Suchen tippen"
+    assert said["Remove %(name)s"] == "%(name)s entfernen"
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

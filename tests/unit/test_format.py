@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from test_templates_black import PROJECTS
 
 from generator.assemble import render_files
+from generator.manifest.load import load_manifest
 from generator.model import ir
 from generator.paths import resource_templates
 from generator.render import format as fmt
@@ -58,7 +59,13 @@ def awkward_project() -> ir.Project:
     return replace(projects.project(venue, gig), title="Ünïcode admin ✓")
 
 
-CASES = {**PROJECTS, "awkward": awkward_project}
+def composite_project() -> ir.Project:
+    """A link table keyed by two relations and a resource keyed by two strings."""
+    return load_manifest(COMPOSITE)
+
+
+COMPOSITE = Path(__file__).parents[1] / "conformance" / "composite" / "tunes.yaml"
+CASES = {**PROJECTS, "awkward": awkward_project, "composite": composite_project}
 
 
 def _plans(project: ir.Project, target: Target = target):
@@ -140,8 +147,10 @@ def test_every_stable_template_exists_and_is_python(target: Target) -> None:
     for name in templates:
         assert name.endswith(".py.jinja")
         assert (resource_templates() / name).is_file(), name
-    project = replace(projects.library(), framework=target.name)
-    used = {p.template for p in _plans(project, target)}
+    used = set()
+    for made in (projects.library, composite_project):
+        project = replace(made(), framework=target.name)
+        used |= {p.template for p in _plans(project, target)}
     assert templates <= used, "a stable template is not covered by these tests"
 
 

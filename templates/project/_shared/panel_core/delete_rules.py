@@ -231,3 +231,12 @@ def _joined(parts: Sequence[str]) -> str:
         return "".join(parts)
     said = {"items": ", ".join(parts[:-1]), "last": parts[-1]}
     return gettext("%(items)s and %(last)s") % said
+
+
+def database_refusal(label: str, key: Any = None) -> str:
+    """The message of a delete the database refused, by a reference it enforces
+    itself: of the record ``key``, or (``None``) of a mass delete."""
+    if key is None:
+        return gettext("Nothing was deleted: other records refer to some of these.")
+    message = gettext("%(label)s %(key)s cannot be deleted: other records refer to it.")
+    return message % {"label": label, "key": key}

@@ -117,7 +117,11 @@ def carried(value: str) -> str:
         return base64.b64decode(value.encode("ascii"), validate=True).decode("utf-8")
     except (UnicodeError, binascii.Error, ValueError):
         raise InvalidInput(
-            {FILE_FIELD: ["The file's content could not be read; upload it again."]}
+            {
+                FILE_FIELD: [
+                    gettext("The file's content could not be read; upload it again.")
+                ]
+            }
         ) from None
 
 

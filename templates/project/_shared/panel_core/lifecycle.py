@@ -18,6 +18,7 @@ from typing import Any
 from .abilities import DELETE, UPDATE, VIEW
 from .errors import Forbidden, InvalidInput
 from .hooks import HOOKS, NOT_A_FIELD, ResourceHooks
+from .translation import gettext
 
 Awaiter = Callable[[Awaitable[Any]], Any]
 # The abilities a user-written ``can`` may answer per record.
@@ -165,7 +166,7 @@ class Actor:
             return self._run(function(records, data, self.user))
         except ValueError as exc:
             raise InvalidInput(
-                {NOT_A_FIELD: [str(exc) or "The action failed."]}
+                {NOT_A_FIELD: [str(exc) or gettext("The action failed.")]}
             ) from exc
 
     def notify(self, name: str, *args: Any) -> None:

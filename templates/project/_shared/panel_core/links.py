@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidInput
 from .resource import ManyToMany, Resource
+from .translation import gettext
 
 Record = dict[str, Any]
 
@@ -90,6 +91,7 @@ class LinkFields(Generic[L]):
             link = self._by_name[name]
             found = reachable(link, keys)
             if any(value not in found for value in keys):
-                errors[name] = [f"The selected {link.field.label} is invalid."]
+                message = gettext("The selected %(label)s is invalid.")
+                errors[name] = [message % {"label": link.field.label}]
         if errors:
             raise InvalidInput(errors)

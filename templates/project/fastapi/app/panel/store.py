@@ -60,7 +60,13 @@ from app.core.passwords import hash_password
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
-from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
+from panel_core.delete_rules import (
+    DeletePlan,
+    DeleteRules,
+    Subject,
+    database_refusal,
+    undeletable,
+)
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
 from panel_core.history import DELETED, RESTORED, TRASHED, created, removed, updated
 from panel_core.inputs import stored_forms
@@ -287,8 +293,14 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         return self._rules is not None and self._rules.referred(self._uri)
 
     def _tables(self, connection: Connection) -> Tables:
-        keys = {uri: panel.store.key_column for uri, panel in self._targets.items()}
-        return Tables(connection, keys)
+        return Tables(connection, self._targets)
+
+    def rows_where(
+        self, connection: Connection, condition: ColumnElement[bool]
+    ) -> list[Record]:
+        """The records ``condition`` selects, trashed ones too (for the delete rules)."""
+        rows = connection.execute(self._select.where(condition))
+        return [dict(zip(self._names, row, strict=True)) for row in rows]
 
     def _undeletable(self, connection: Connection, key: Any) -> Subject:
         """A refused delete's subject: the record by its label, read if refused."""
@@ -300,11 +312,18 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         return undeletable(self.label, self._resource, key, read)
 
     def _enforce(
-        self, connection: Connection, keys: Sequence[Any], what: Subject, many: bool
+        self,
+        connection: Connection,
+        keys: Sequence[Any],
+        what: Subject,
+        *,
+        many: bool,
+        user: Any,
     ) -> None:
-        """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
+        """The delete rules, before ``user`` deletes ``keys``: 409 or cleared and
+        cascaded (and the history of what they change written)."""
         if self._rules is not None and self._referred():
-            tables = self._tables(connection)
+            tables = Tables(connection, self._targets, recording=True, user=user)
             self._rules.enforce(self._uri, keys, tables, what=what, many=many)
 
     def deletion(self, engine: Engine, key: Any, actor: Actor) -> DeletePlan | None:
@@ -493,7 +512,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                     record = self._fetch_in(connection, key, actor)
                 if not self._soft:
                     what = self._undeletable(connection, key)
-                    self._enforce(connection, [key], what, many=False)
+                    self._enforce(connection, [key], what, many=False, user=actor.user)
                 statement = self._delete.where(*self.scope(actor))
                 found = connection.execute(
                     statement, {**self._bound(key), "now": _now()}
@@ -506,9 +525,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 )
                 actor.notify("after_deleted", record)
         except IntegrityError:
-            raise Conflict(
-                f"{self.label} {key} cannot be deleted: other records refer to it."
-            ) from None
+            raise Conflict(database_refusal(self.label, key)) from None
 
     def delete_many(self, engine: Engine, keys: Sequence[Any], actor: Actor) -> int:
         """Delete the records with these keys, all or none; unknown keys are skipped."""
@@ -524,7 +541,13 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 ]
                 keys = [self._resource.key_of(record) for record in records]
                 if ruled:
-                    self._enforce(connection, keys, "Nothing was deleted", many=True)
+                    self._enforce(
+                        connection,
+                        keys,
+                        "Nothing was deleted",
+                        many=True,
+                        user=actor.user,
+                    )
                 deleted = connection.execute(
                     self._delete_many, {"keys": keys, "now": _now()}
                 )
@@ -536,9 +559,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 actor.notify("after_mass_deleted", list(keys))
                 return deleted.rowcount
         except IntegrityError:
-            raise Conflict(
-                "Nothing was deleted: other records refer to some of these."
-            ) from None
+            raise Conflict(database_refusal(self.label)) from None
 
     def restore(self, engine: Engine, key: Any, actor: Actor) -> Record:
         """Take the record with ``key`` out of the trash; the record, live again."""
@@ -563,7 +584,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 record = dict(zip(self._names, row, strict=True))
                 if self._referred():
                     what = self._undeletable(connection, key)
-                    self._enforce(connection, [key], what, many=False)
+                    self._enforce(connection, [key], what, many=False, user=actor.user)
                 one = and_(self._one(), *trashed)
                 erase_files(connection, self._table, one, self._bound(key))
                 statement = self._force_delete.where(*trashed)
@@ -572,9 +593,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 entry = removed(self._resource, record, DELETED, actor.user)
                 history.write(connection, [entry])
         except IntegrityError:
-            raise Conflict(
-                f"{self.label} {key} cannot be deleted: other records refer to it."
-            ) from None
+            raise Conflict(database_refusal(self.label, key)) from None
 
     def _current(
         self,
@@ -776,7 +795,7 @@ class Store(BulkMethods, ActionMethods, PageMethods):
                 self._check_unique(connection, values, key)
         except InvalidInput as exc:
             return exc
-        return Conflict("The record conflicts with existing data.")
+        return Conflict(gettext("The record conflicts with existing data."))
 
 
 def _now() -> datetime.datetime:

@@ -21,6 +21,7 @@ from .forms import default_values
 from .labels import record_label
 from .query import ListQuery, QueryError, Sort
 from .resource import HasMany, Resource
+from .translation import gettext
 from .urls import page_url
 
 # The query parameter of the JSON show naming the has-many fields to include.
@@ -42,10 +43,10 @@ def asked_children(
     unknown = [name for name in names if name not in resource.has_many_map]
     if unknown:
         offered = ", ".join(resource.has_many_map) or "none"
-        message = (
-            f"The with parameter names {', '.join(map(repr, unknown))}, which is not "
-            f"a has-many field of this resource (it takes: {offered})."
-        )
+        message = gettext(
+            "The with parameter names %(names)s, which is not a has-many field of "
+            "this resource (it takes: %(offered)s)."
+        ) % {"names": ", ".join(map(repr, unknown)), "offered": offered}
         raise QueryError({WITH: [message]})
     return tuple(resource.has_many_map[name] for name in dict.fromkeys(names))
 

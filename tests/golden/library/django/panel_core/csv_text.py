@@ -26,6 +26,7 @@ from .fields import Field, File, json_type
 from .files import StoredFile
 from .query import parse_key, to_utc
 from .resource import Resource
+from .translation import gettext
 
 # Between the keys of a many-to-many field's cell.
 LINK_SEPARATOR = ";"
@@ -130,9 +131,10 @@ def parse_rows(
     try:
         table = list(reader)
     except csv.Error as exc:
-        raise CsvError({"file": [f"The file is not valid CSV: {exc}."]}) from None
+        message = gettext("The file is not valid CSV: %(problem)s.")
+        raise CsvError({"file": [message % {"problem": exc}]}) from None
     if not table or not table[0]:
-        raise CsvError({"file": ["The file has no header row."]})
+        raise CsvError({"file": [gettext("The file has no header row.")]})
     columns = _columns(resource, table[0])
     rows: list[CsvRow] = []
     errors: dict[str, list[str]] = {}
@@ -142,9 +144,10 @@ def parse_rows(
         if not cells:
             continue
         if len(cells) != len(columns):
-            errors[label] = [
-                f"The row has {len(cells)} cells; the header has {len(columns)}."
-            ]
+            message = gettext(
+                "The row has %(cells)s cells; the header has %(columns)s."
+            )
+            errors[label] = [message % {"cells": len(cells), "columns": len(columns)}]
             continue
         try:
             rows.append(_row(resource, label, columns, cells))
@@ -156,7 +159,8 @@ def parse_rows(
 def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
     """The field of each header cell; ``None`` for columns the import skips."""
     names = [name.strip() for name in names]
-    problems = [f"The column {n!r} appears twice." for n in _duplicates(names)]
+    twice = gettext("The column %(name)r appears twice.")
+    problems = [twice % {"name": n} for n in _duplicates(names)]
     columns: list[Field | None] = []
     for name in names:
         link = resource.many_to_many_map.get(name)
@@ -167,7 +171,8 @@ def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
         # A has-many field is read-only and has no column: skipped, as read-only
         # fields are.
         if field is None and name not in resource.has_many_map:
-            problems.append(f"The column {name!r} is not a field of this resource.")
+            unknown = gettext("The column %(name)r is not a field of this resource.")
+            problems.append(unknown % {"name": name})
         writable = field is not None and (field.writable or field.key)
         uploaded = isinstance(field, File)  # a file is uploaded, never named
         columns.append(field if writable and not uploaded else None)
@@ -206,7 +211,8 @@ def _key(resource: type[Resource], text: str) -> Any:
         return None
     key = parse_key(resource, text)
     if key is None:
-        raise ValueError(f"The {resource.key_field.label} {text!r} is not a valid key.")
+        message = gettext("The %(label)s %(key)r is not a valid key.")
+        raise ValueError(message % {"label": resource.key_field.label, "key": text})
     return key
 
 

@@ -301,13 +301,17 @@ def body_kind(content_type: str | None, *, has_body: bool) -> str:
         kind = "json"
     else:
         raise UnsupportedMediaType(
-            "Send the body as application/json or application/x-www-form-urlencoded."
+            gettext(
+                "Send the body as application/json or "
+                "application/x-www-form-urlencoded."
+            )
         )
     for parameter in parameters:
         name, _, value = parameter.partition("=")
         charset = value.strip().strip('"').lower()
         if name.strip().lower() == "charset" and charset not in _UTF8:
-            raise UnsupportedMediaType("Send forms and JSON in UTF-8 (charset=utf-8).")
+            message = gettext("Send forms and JSON in UTF-8 (charset=utf-8).")
+            raise UnsupportedMediaType(message)
     return kind
 
 
@@ -319,7 +323,8 @@ def form_pairs(raw: bytes) -> list[tuple[str, str]]:
     try:
         pairs = parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
     except UnicodeDecodeError:
-        raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
+        message = gettext("The form is not valid UTF-8.")
+        raise InvalidInput({"body": [message]}) from None
     # "_token", "_method", "_redirect": the form's own fields, never a record's.
     return [(name, value) for name, value in pairs if not name.startswith("_")]
 
@@ -429,9 +434,11 @@ class Inputs:
         elif self._resource.key_parts:
             keys = self._text_ids(keys)
         if not keys:
-            raise InvalidInput({"ids": ["The ids field is required."]})
+            raise InvalidInput({"ids": [gettext("The ids field is required.")]})
         if len(keys) > self._max_ids:
-            message = f"The ids field must not have more than {self._max_ids} items."
+            message = gettext(
+                "The ids field must not have more than %(count)s items."
+            ) % {"count": self._max_ids}
             raise InvalidInput({"ids": [message]})
         return list(dict.fromkeys(keys))
 
@@ -442,16 +449,14 @@ class Inputs:
             error = exc.errors()[0]
         if not error["loc"]:
             raise InvalidInput(
-                {"body": [_BODY_MESSAGES.get(error["type"], _NOT_OBJECT)]}
+                {"body": [gettext(_BODY_MESSAGES.get(error["type"], _NOT_OBJECT))]}
             )
-        raise InvalidInput({"ids": ["The ids field must be a list of record keys."]})
+        raise InvalidInput({"ids": [gettext(_NOT_KEYS)]})
 
     def _text_ids(self, texts: list[str]) -> list[Any]:
         keys = [parse_key(self._resource, text) for text in texts]
         if any(key is None for key in keys):
-            raise InvalidInput(
-                {"ids": ["The ids field must be a list of record keys."]}
-            )
+            raise InvalidInput({"ids": [gettext(_NOT_KEYS)]})
         return keys
 
     def _validate(self, model: type[BaseModel], body: Body) -> dict[str, Any]:
@@ -559,16 +564,17 @@ class Inputs:
         kind = error["type"]
         label = self._labels.get(key, key)
         if key == "body":
-            return _BODY_MESSAGES.get(kind, _NOT_OBJECT)
+            return gettext(_BODY_MESSAGES.get(kind, _NOT_OBJECT))
         if kind == "extra_forbidden":
             if key in self._read_only:
-                return f"The {label} field is read-only."
-            return f"The {key} field is not allowed."
+                return gettext("The {label} field is read-only.").format(label=label)
+            return gettext("The {key} field is not allowed.").format(key=key)
         if error["input"] is None and kind.endswith("_type"):
-            return f"The {label} field must not be null."
+            return gettext("The {label} field must not be null.").format(label=label)
         template = _MESSAGES.get(kind) or _MESSAGES.get(kind.split("_")[0])
         if template is None:
-            return f"The {label} field is invalid: {error['msg']}."
+            invalid = gettext("The {label} field is invalid: {problem}.")
+            return invalid.format(label=label, problem=error["msg"])
         return gettext(template).format(label=label, **error.get("ctx", {}))
 
 
@@ -580,8 +586,9 @@ def link_keys(texts: Any) -> list[str]:
 
 _LINK_SEPARATORS = re.compile(r"[\s,]+")
 _IDS = frozenset({"ids[]", "ids"})
-_NOT_OBJECT = "The request body must be a JSON object."
-_BODY_MESSAGES = {"json_invalid": "The request body is not valid JSON."}
+_NOT_KEYS = gettext_noop("The ids field must be a list of record keys.")
+_NOT_OBJECT = gettext_noop("The request body must be a JSON object.")
+_BODY_MESSAGES = {"json_invalid": gettext_noop("The request body is not valid JSON.")}
 # By Pydantic error type, or by its first word ("int_parsing" -> "int").
 _MESSAGES = {
     "missing": gettext_noop("The {label} field is required."),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .csv_text import CsvRow
 from .errors import InvalidInput, UnsupportedMediaType, summarize
+from .translation import gettext
 
 if TYPE_CHECKING:
     from .inputs import Inputs
@@ -37,14 +38,16 @@ def check_media_type(content_type: str) -> str:
     media_type = content_type.split(";")[0].strip().lower()
     if media_type != MULTIPART and media_type not in _CSV_TYPES:
         raise UnsupportedMediaType(
-            "Send the file as multipart/form-data (field 'file') or as text/csv."
+            gettext(
+                "Send the file as multipart/form-data (field 'file') or as text/csv."
+            )
         )
     return media_type
 
 
 def missing_file() -> InvalidInput:
     """The error of a form without the ``file`` field."""
-    return InvalidInput({FILE_FIELD: ["The file field is required."]})
+    return InvalidInput({FILE_FIELD: [gettext("The file field is required.")]})
 
 
 def decode(raw: bytes) -> str:
@@ -52,7 +55,9 @@ def decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InvalidInput({FILE_FIELD: ["The file must be UTF-8 text."]}) from None
+        raise InvalidInput(
+            {FILE_FIELD: [gettext("The file must be UTF-8 text.")]}
+        ) from None
 
 
 def keeps_keys(choice: str | None) -> bool:
@@ -61,7 +66,8 @@ def keeps_keys(choice: str | None) -> bool:
         return True
     if choice == ASSIGN:
         return False
-    raise InvalidInput({KEYS_FIELD: [f"The keys field must be {KEEP} or {ASSIGN}."]})
+    message = gettext("The keys field must be %(keep)s or %(assign)s.")
+    raise InvalidInput({KEYS_FIELD: [message % {"keep": KEEP, "assign": ASSIGN}]})
 
 
 def row_keys(rows: Sequence[CsvRow]) -> list[Any]:
@@ -147,7 +153,8 @@ class ImportTally:
 
     def conflict(self) -> InvalidInput:
         """The error of a row the database refused."""
-        return InvalidInput({self.label: ["The record conflicts with existing data."]})
+        message = gettext("The record conflicts with existing data.")
+        return InvalidInput({self.label: [message]})
 
 
 class RolledBack(Exception):
@@ -185,8 +192,10 @@ def imported(
     """The answer to an import that wrote every row; ``nouns``: what a record is
     called, one and many (the pages name the resource's)."""
     total = created + updated
-    message = f"Imported {total} {nouns[0] if total == 1 else nouns[1]}: "
-    message += f"{created} created, {updated} updated."
+    counts = {"created": created, "updated": updated, "total": total}
+    message = gettext(
+        "Imported %(total)s %(noun)s: %(created)s created, %(updated)s updated."
+    ) % {**counts, "noun": nouns[0] if total == 1 else nouns[1]}
     return {
         "message": message,
         "messageType": "success",
@@ -208,7 +217,12 @@ def refused(errors: Mapping[str, list[str]]) -> dict[str, Any]:
     """The answer to an import that wrote nothing: the first error names its row."""
     first = summarize({"rows": error_lines(errors)})
     return {
-        "message": "Nothing was imported: " + first,
+        "message": gettext("Nothing was imported: %(first)s") % {"first": first},
         "messageType": "error",
         "errors": dict(errors),
     }
+
+
+def record_gone(label: str, key: Any) -> str:
+    """The problem of an import row updating a record that is not there (any more)."""
+    return gettext("%(label)s %(key)s not found.") % {"label": label, "key": key}

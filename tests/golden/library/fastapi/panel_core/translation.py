@@ -127,8 +127,35 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+# The texts the panel's scripts show (``static/panel/picker.js``). A script cannot call
+# gettext: a page carries those that read differently in its language, as JSON.
+SCRIPT_TEXTS = (
+    gettext_noop("Yes"),
+    gettext_noop("No"),
+    gettext_noop("No matching records"),
+    gettext_noop("Type a key"),
+    gettext_noop("Type to search"),
+    gettext_noop("Type a key to add"),
+    gettext_noop("Type to search and add"),
+    gettext_noop("Searching failed: type the key of a record"),
+    gettext_noop("None chosen"),
+    gettext_noop("Clear"),
+    gettext_noop("Remove"),
+    gettext_noop("Remove %(name)s"),
+)
+
+
+def script_texts() -> dict[str, str]:
+    """Each script text that reads differently in the current language, by its
+    English (none on an English page: the scripts' own texts are English)."""
+    said = {text: gettext(text) for text in SCRIPT_TEXTS}
+    return {text: shown for text, shown in said.items() if shown != text}
+
+
 def install_translations(env: Any) -> None:
-    """Give a Jinja environment ``{% trans %}``, ``_()`` and ``current_language()``."""
+    """Give a Jinja environment ``{% trans %}``, ``_()``, ``current_language()`` and
+    ``script_texts()``."""
     env.add_extension("jinja2.ext.i18n")
     env.install_gettext_callables(gettext, ngettext, newstyle=True)
     env.globals["current_language"] = current_language
+    env.globals["script_texts"] = script_texts

@@ -18,6 +18,7 @@ from .query import ListQuery
 from .registry import PanelResource
 from .routes import url_for
 from .table import columns, rows
+from .translation import gettext
 from .urls import page_url
 
 Abilities = Mapping[str, bool]
@@ -43,7 +44,9 @@ def force_delete_url(resource_uri: str, key: Any) -> str:
 def require_trash(panel: PanelResource[Any]) -> None:
     """404 for the trash routes of a resource that deletes for good."""
     if not type(panel.resource).soft_delete:
-        raise NotFound(f"{panel.resource.title} have no trash")
+        raise NotFound(
+            gettext("%(title)s have no trash") % {"title": panel.resource.title}
+        )
 
 
 def trash_context(

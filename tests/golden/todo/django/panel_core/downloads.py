@@ -23,6 +23,7 @@ from .errors import NotFound
 from .files import is_key
 from .sniff import HEAD, sniff
 from .storage import Storage
+from .translation import gettext
 
 THUMB_SIDE = 96
 # Shown inline: raster images a browser draws and never runs (no SVG).
@@ -53,11 +54,11 @@ def download(
     spec = next((f for f in fields if f.name == field_name), None)
     key = f"{resource_uri}/{field_name}/{file_id}"
     if not isinstance(spec, kernel.File) or not is_key(key):
-        raise NotFound("File not found")
+        raise NotFound(gettext("File not found"))
     media_type = sniff(storage.head(key, HEAD))
     chunks = storage.chunks(key)
     if chunks is None:
-        raise NotFound("File not found")
+        raise NotFound(gettext("File not found"))
     name = file_id.split("-", 1)[1]
     if thumb and media_type in _INLINE:
         return _thumbnail(b"".join(chunks), name)

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .http_methods import allow_header
+from .translation import gettext
 
 
 class PanelError(Exception):
@@ -52,7 +53,7 @@ class Unauthenticated(PanelError):
     status_code = 401
 
     def __init__(self, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__("Unauthenticated.")
+        super().__init__(gettext("Unauthenticated."))
         self.headers = dict(headers or {})
 
 
@@ -61,8 +62,8 @@ class Forbidden(PanelError):
 
     status_code = 403
 
-    def __init__(self, message: str = "This action is unauthorized.") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or gettext("This action is unauthorized."))
 
 
 class NotAcceptable(PanelError):
@@ -84,7 +85,7 @@ class MethodNotAllowed(PanelError):
     status_code = 405
 
     def __init__(self, allowed: Sequence[str]) -> None:
-        super().__init__("Method Not Allowed")
+        super().__init__(gettext("Method Not Allowed"))
         self.headers = {"Allow": allow_header(allowed)}
 
 
@@ -112,7 +113,7 @@ class PreconditionFailed(PanelError):
     status_code = 412
 
     def __init__(self) -> None:
-        super().__init__("The record changed since you loaded it.")
+        super().__init__(gettext("The record changed since you loaded it."))
 
 
 class PreconditionRequired(PanelError):
@@ -159,9 +160,10 @@ class TooManyRequests(PanelError):
     status_code = 429
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            f"Too many login attempts. Please try again in {retry_after} seconds."
+        message = gettext(
+            "Too many login attempts. Please try again in %(seconds)s seconds."
         )
+        super().__init__(message % {"seconds": retry_after})
         self.retry_after = retry_after
         self.headers = {"Retry-After": str(retry_after)}
 
@@ -172,7 +174,7 @@ class ServerError(PanelError):
     status_code = 500
 
     def __init__(self) -> None:
-        super().__init__("Server Error")
+        super().__init__(gettext("Server Error"))
 
 
 class DatabaseUnavailable(PanelError):
@@ -181,7 +183,9 @@ class DatabaseUnavailable(PanelError):
     status_code = 503
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__("The database is not available. Please try again in a moment.")
+        super().__init__(
+            gettext("The database is not available. Please try again in a moment.")
+        )
         self.headers = {"Retry-After": str(retry_after)}
 
 
@@ -189,7 +193,7 @@ def summarize(errors: Mapping[str, Sequence[str]]) -> str:
     """The first message, plus how many others there are: "… (and 2 more errors)"."""
     messages = [message for group in errors.values() for message in group]
     if not messages:
-        return "The given data was invalid."
+        return gettext("The given data was invalid.")
     others = len(messages) - 1
     if others == 0:
         return messages[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 
 from panel_core.errors import PanelError
+from panel_core.translation import gettext
 
 from ..errors import error_response
 
@@ -15,7 +16,7 @@ class CSRFMismatch(PanelError):
     status_code = 403
 
     def __init__(self) -> None:
-        super().__init__("CSRF token mismatch.")
+        super().__init__(gettext("CSRF token mismatch."))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

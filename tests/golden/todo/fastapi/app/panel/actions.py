@@ -73,7 +73,7 @@ async def handler(request: Request) -> Response:
     name = params.get("handlerUri") or request.query_params.get("handlerUri", "")
     found = HANDLERS.get(name)
     if found is None:
-        raise NotFound("Handler not found")
+        raise NotFound(gettext("Handler not found"))
     if request.method not in found.methods:
         allow = {"Allow": allow_header(found.methods)}
         body = {"message": "Method Not Allowed"}

@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.core.config import Settings
 from panel_core.imports import MULTIPART
 from panel_core.routes import panel_prefix, url_for
+from panel_core.translation import gettext
 
 from .auth import USER_KEY
 from .errorpages import error_response
@@ -46,7 +47,7 @@ class CSRFMismatch(PanelError):
     status_code = 403
 
     def __init__(self) -> None:
-        super().__init__("CSRF token mismatch.")
+        super().__init__(gettext("CSRF token mismatch."))
 
 
 def valid_token(connection: HTTPConnection, sent: str | None = None) -> bool:

@@ -3,6 +3,8 @@
 One ``Tables`` per delete, bound to its transaction's connection; keys go in chunks,
 so no statement carries more parameters than a database takes. The files of the
 records a rule erases are removed once the delete has committed (``erase_files``).
+Given the deleting user, it writes the history of the records a rule deletes or
+clears a reference of, in the same transaction (``panel_core.history``).
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from sqlalchemy import (
     update,
 )
 
+from app.core import history
 from app.core.models import StoredFileText
 from panel_core.composite_keys import CompositeKey
 from panel_core.file_writes import erased
+from panel_core.history import cascaded, cleared
 
 _CHUNK = 500
 
@@ -32,9 +36,22 @@ class Tables:
     """The tables of the registered resources (their key columns, by URI key; a
     composite key's is the row value of its parts)."""
 
-    def __init__(self, connection: Connection, keys: Mapping[str, Column[Any]]) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        panels: Mapping[str, Any],
+        *,
+        recording: bool = False,
+        user: Any = None,
+    ) -> None:
+        """``panels``: the registered resources by URI key. ``recording``: write the
+        history of what the rules change, as done by ``user`` (not when a delete is
+        only planned)."""
         self._connection = connection
-        self._keys = keys
+        self._panels = panels
+        self._keys = {uri: panel.store.key_column for uri, panel in panels.items()}
+        self._recording = recording
+        self._user = user
 
     def referring(self, uri: str, field: str, keys: Sequence[Any]) -> list[Any]:
         """The keys of the records of ``uri`` whose ``field`` holds one of ``keys``."""
@@ -51,7 +68,13 @@ class Tables:
         """Set ``field`` to null where it holds one of ``keys``."""
         column = _parts(self._keys[uri])[0].table.c[field]
         for chunk in _chunks(keys):
-            statement = update(column.table).where(column.in_(chunk))
+            where = column.in_(chunk)
+            if self._recording:
+                panel = self._panels[uri]
+                records = panel.store.rows_where(self._connection, where)
+                entries = cleared(type(panel.resource), records, field, self._user)
+                history.write(self._connection, entries)
+            statement = update(column.table).where(where)
             self._connection.execute(statement.values({field: None}))
 
     def erase(self, uri: str, keys: Sequence[Any]) -> None:
@@ -60,6 +83,11 @@ class Tables:
         for chunk in _chunks(keys):
             table = _parts(key)[0].table
             erase_files(self._connection, table, key.in_(chunk))
+            if self._recording:
+                panel = self._panels[uri]
+                records = panel.store.rows_where(self._connection, key.in_(chunk))
+                entries = cascaded(type(panel.resource), records, self._user)
+                history.write(self._connection, entries)
             self._connection.execute(delete(table).where(key.in_(chunk)))
 
 

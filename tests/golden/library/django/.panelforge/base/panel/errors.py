@@ -24,6 +24,7 @@ from panel_core.errors import (
     ServerError,
 )
 from panel_core.routes import allowed_methods
+from panel_core.translation import gettext
 
 from .accept import wants_json
 from .bodies import too_large
@@ -72,7 +73,7 @@ class PanelErrorMiddleware:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler404``: no route has this path."""
     del exception
-    return error_response(request, NotFound("Not Found"))
+    return error_response(request, NotFound(gettext("Not Found")))
 
 
 def bad_request(

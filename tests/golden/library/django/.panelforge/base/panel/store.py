@@ -38,7 +38,13 @@ from django.db.models.lookups import Contains, IContains, IStartsWith, StartsWit
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.composite_keys import CompositeKey
 from panel_core.decimals import refuse_inexact
-from panel_core.delete_rules import DeletePlan, DeleteRules, Subject, undeletable
+from panel_core.delete_rules import (
+    DeletePlan,
+    DeleteRules,
+    Subject,
+    database_refusal,
+    undeletable,
+)
 from panel_core.errors import Conflict, InvalidInput, NotFound
 from panel_core.fields import Decimal, json_type
 from panel_core.filters import CONTAINS, FROM, STARTS_WITH, TO, Filter
@@ -179,12 +185,14 @@ class Store(BulkMethods, ActionMethods):
         """Know each relation's target resource (by URI key), whose scope applies."""
         self._targets = {r.field: lifecycles[r.resource] for r in self._relations}
 
-    def link_rules(
-        self, rules: DeleteRules, models_by_uri: Mapping[str, type[models.Model]]
-    ) -> None:
-        """The delete rules between the registered resources, and their models."""
+    def link_rules(self, rules: DeleteRules, panels: Mapping[str, Any]) -> None:
+        """The delete rules between the registered resources (by URI key)."""
         self._rules = rules
-        self._tables = Tables(models_by_uri)
+        self._tables = Tables(panels)
+
+    def rows_where(self, **conditions: Any) -> list[Record]:
+        """The records these conditions select, trashed ones too (for the delete rules)."""
+        return [dict(row) for row in self._rows.filter(**conditions)]
 
     @property
     def delete_rules(self) -> DeleteRules | None:
@@ -204,10 +212,14 @@ class Store(BulkMethods, ActionMethods):
 
         return undeletable(self.label, self._resource, key, read)
 
-    def _enforce(self, keys: Sequence[Any], what: Subject, many: bool) -> None:
-        """The delete rules, before deleting ``keys``: 409 or cleared and cascaded."""
+    def _enforce(
+        self, keys: Sequence[Any], what: Subject, *, many: bool, user: Any
+    ) -> None:
+        """The delete rules, before ``user`` deletes ``keys``: 409 or cleared and
+        cascaded (and the history of what they change written)."""
         if self._rules is not None and self._tables is not None and self._referred():
-            self._rules.enforce(self._uri, keys, self._tables, what=what, many=many)
+            tables = self._tables.recording(user)
+            self._rules.enforce(self._uri, keys, tables, what=what, many=many)
 
     def deletion(self, key: Any, actor: Actor) -> DeletePlan | None:
         """What deleting the record ``key`` would take with it, or refuse it
@@ -447,7 +459,7 @@ class Store(BulkMethods, ActionMethods):
                     record = self.fetch(key, actor)
                 if not self._soft:
                     what = self._undeletable(key)
-                    self._enforce([key], what, many=False)
+                    self._enforce([key], what, many=False, user=actor.user)
                 rows = self._manager.filter(*self.scope(actor), **{self._key: key})
                 if not self._delete(rows):
                     raise self._not_found(key)
@@ -455,9 +467,7 @@ class Store(BulkMethods, ActionMethods):
                 history.write([removed(self._resource, record, gone, actor.user)])
                 actor.notify("after_deleted", record)
         except _REFERENCED:
-            raise Conflict(
-                f"{self.label} {key} cannot be deleted: other records refer to it."
-            ) from None
+            raise Conflict(database_refusal(self.label, key)) from None
 
     def delete_many(self, keys: Sequence[Any], actor: Actor) -> int:
         """Delete the records with these keys, all or none; unknown keys are skipped.
@@ -477,7 +487,9 @@ class Store(BulkMethods, ActionMethods):
                 records = {self._resource.key_of(r): r for r in found}
                 keys = [key for key in dict.fromkeys(keys) if key in records]
                 if ruled:
-                    self._enforce(keys, "Nothing was deleted", many=True)
+                    self._enforce(
+                        keys, "Nothing was deleted", many=True, user=actor.user
+                    )
                 deleted = self._delete(rows)
                 gone = TRASHED if self._soft else DELETED
                 history.write(
@@ -486,9 +498,7 @@ class Store(BulkMethods, ActionMethods):
                 )
                 actor.notify("after_mass_deleted", keys)
         except _REFERENCED:
-            raise Conflict(
-                "Nothing was deleted: other records refer to some of these."
-            ) from None
+            raise Conflict(database_refusal(self.label)) from None
         return deleted
 
     def restore(self, key: Any, actor: Actor) -> Record:
@@ -517,15 +527,13 @@ class Store(BulkMethods, ActionMethods):
                     raise self._not_found(key)
                 if self._referred():
                     what = self._undeletable(key)
-                    self._enforce([key], what, many=False)
+                    self._enforce([key], what, many=False, user=actor.user)
                 erase_files(rows)
                 if not self._delete(rows, for_good=True):
                     raise self._not_found(key)
                 history.write([removed(self._resource, found[0], DELETED, actor.user)])
         except _REFERENCED:
-            raise Conflict(
-                f"{self.label} {key} cannot be deleted: other records refer to it."
-            ) from None
+            raise Conflict(database_refusal(self.label, key)) from None
 
     def _current(
         self, key: Any, actor: Actor, ability: str, expected: Expected | None
@@ -696,7 +704,7 @@ class Store(BulkMethods, ActionMethods):
             self._check_unique(values, key)
         except InvalidInput as exc:
             return exc
-        return Conflict("The record conflicts with existing data.")
+        return Conflict(gettext("The record conflicts with existing data."))
 
 
 class Folded(Func):

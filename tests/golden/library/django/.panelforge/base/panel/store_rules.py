@@ -4,7 +4,9 @@ Keys go in chunks, so no statement carries more parameters than a database takes
 record is erased with ``QuerySet.delete()``: the models' ``on_delete`` say the same
 rules, so Django's own collector finds nothing left to do but the delete. The files
 of the records a rule erases are removed once the delete has committed
-(``erase_files``).
+(``erase_files``). ``recording(user)`` gives the ``Tables`` of one delete by ``user``,
+which also writes the history of the records a rule deletes or clears a reference of,
+in the delete's transaction (``panel_core.history``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Any
 from django.db import models
 
 from panel_core.file_writes import erased
+from panel_core.history import cascaded, cleared
 
+from . import history
 from .stored_files import StoredFileField
 
 _CHUNK = 500
@@ -24,8 +28,25 @@ _CHUNK = 500
 class Tables:
     """The models of the registered resources, by URI key."""
 
-    def __init__(self, models_by_uri: Mapping[str, type[models.Model]]) -> None:
-        self._models = models_by_uri
+    def __init__(
+        self,
+        panels: Mapping[str, Any],
+        *,
+        recording: bool = False,
+        user: Any = None,
+    ) -> None:
+        """``panels``: the registered resources by URI key. ``recording``: write the
+        history of what the rules change, as done by ``user``."""
+        self._panels = panels
+        self._models = {
+            uri: panel.store.model_manager.model for uri, panel in panels.items()
+        }
+        self._recording = recording
+        self._user = user
+
+    def recording(self, user: Any) -> Tables:
+        """These tables for one delete by ``user``, writing its history."""
+        return Tables(self._panels, recording=True, user=user)
 
     def referring(self, uri: str, field: str, keys: Sequence[Any]) -> list[Any]:
         """The keys of the records of ``uri`` whose ``field`` holds one of ``keys``."""
@@ -42,9 +63,12 @@ class Tables:
         model = self._models[uri]
         column = model._meta.get_field(field).attname
         for chunk in _chunks(keys):
-            model._base_manager.filter(**{column + "__in": chunk}).update(
-                **{column: None}
-            )
+            where = {column + "__in": chunk}
+            if self._recording:
+                panel = self._panels[uri]
+                records = panel.store.rows_where(**where)
+                history.write(cleared(type(panel.resource), records, field, self._user))
+            model._base_manager.filter(**where).update(**{column: None})
 
     def erase(self, uri: str, keys: Sequence[Any]) -> None:
         """Delete the records of ``uri`` with these keys, for good."""
@@ -52,6 +76,10 @@ class Tables:
         for chunk in _chunks(keys):
             rows = model._base_manager.filter(pk__in=chunk)
             erase_files(rows)
+            if self._recording:
+                panel = self._panels[uri]
+                records = panel.store.rows_where(pk__in=chunk)
+                history.write(cascaded(type(panel.resource), records, self._user))
             rows.delete()
 
 

@@ -42,8 +42,8 @@ def _check(username: Any, password: Any) -> Credentials:
     if not isinstance(password, str) or not password:
         errors["password"] = [gettext("The password field is required.")]
     elif is_too_long(password):
-        message = f"The password must not be greater than {MAX_PASSWORD_BYTES} bytes."
-        errors["password"] = [message]
+        message = gettext("The password must not be greater than %(limit)s bytes.")
+        errors["password"] = [message % {"limit": MAX_PASSWORD_BYTES}]
     if errors:
         raise InvalidInput(errors)
     return Credentials(str(username), str(password))
@@ -60,9 +60,11 @@ def parse_credentials(body: Body) -> Credentials:
     try:
         data = orjson.loads(body or b"{}")
     except orjson.JSONDecodeError:
-        raise InvalidInput({"body": ["The request body is not valid JSON."]}) from None
+        message = gettext("The request body is not valid JSON.")
+        raise InvalidInput({"body": [message]}) from None
     if not isinstance(data, dict):
-        raise InvalidInput({"body": ["The request body must be a JSON object."]})
+        message = gettext("The request body must be a JSON object.")
+        raise InvalidInput({"body": [message]})
     return _check(data.get("username"), data.get("password"))
 
 

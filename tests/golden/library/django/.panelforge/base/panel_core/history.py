@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,6 +199,27 @@ def removed(
 ) -> Entry:
     """The row of a record deleted, moved to the trash or restored (no fields)."""
     return entry(resource, resource.key_of(record), record, action, user, {})
+
+
+def cascaded(
+    resource: type[Resource], records: Iterable[Mapping[str, Any]], user: Any
+) -> list[Entry]:
+    """The rows of records a delete rule deletes along with the one deleted."""
+    return [removed(resource, record, DELETED, user) for record in records]
+
+
+def cleared(
+    resource: type[Resource],
+    records: Iterable[Mapping[str, Any]],
+    field_name: str,
+    user: Any,
+) -> list[Entry | None]:
+    """The rows of records whose reference a delete rule clears (``set_null``)."""
+    written = {field_name: None}
+    return [
+        updated(resource, record, {**record, **written}, written, user)
+        for record in records
+    ]
 
 
 def parse_age(text: str) -> datetime.timedelta:

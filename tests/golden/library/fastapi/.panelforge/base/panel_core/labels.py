@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import fields as kernel
+from .translation import gettext
 
 if TYPE_CHECKING:
     from .resource import Resource
@@ -79,7 +80,7 @@ def value_text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return gettext("Yes") if value else gettext("No")
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, decimal.Decimal):

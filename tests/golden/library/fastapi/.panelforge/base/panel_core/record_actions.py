@@ -31,7 +31,7 @@ from .abilities import PAGE_ABILITIES, SET_PREFIX, action_ability
 from .errors import Conflict, InvalidInput, NotFound, PanelError
 from .fields import ID, Field
 from .routes import url_for
-from .translation import gettext
+from .translation import gettext, ngettext
 
 if TYPE_CHECKING:
     from .inputs import Body, Inputs
@@ -81,6 +81,14 @@ class Action:
         return bool(self.fields or self.confirm)
 
 
+def action_label(action: Action) -> str:
+    """An action's label as pages and messages show it: the manifest's, as written;
+    a ``bulk_update``'s "Set <field>", in the page's language."""
+    if not action.sets or not action.fields:
+        return action.label
+    return gettext("Set %(field)s") % {"field": action.fields[0].label.lower()}
+
+
 def bulk_update_action(field: Field) -> Action:
     """The built-in ``set_<field>`` action of a field listed in ``bulk_update``."""
     given = dataclasses.replace(field, required=not field.accepts_null)
@@ -112,7 +120,7 @@ def offered(
     return [
         {
             "name": action.name,
-            "label": action.label,
+            "label": action_label(action),
             "url": action_url(resource_uri, action.name, query),
         }
         for action in actions
@@ -206,7 +214,9 @@ class ActionSet:
         try:
             return self.actions[name]
         except KeyError:
-            raise NotFound(f"Action {name!r} not found") from None
+            raise NotFound(
+                gettext("Action %(name)r not found") % {"name": name}
+            ) from None
 
     def form_class(self, action: Action) -> type[Any]:
         """A resource-shaped class of the action's fields: what its form shows."""
@@ -279,9 +289,10 @@ def run_on(
 
 def conflict(action: Action) -> Conflict:
     """The 409 of an action the database refused (a unique value, a reference)."""
-    return Conflict(
-        f"Nothing was changed: the {action.label.lower()} conflicts with existing data."
+    message = gettext(
+        "Nothing was changed: the %(action)s conflicts with existing data."
     )
+    return Conflict(message % {"action": action_label(action).lower()})
 
 
 def answer(action: Action, returned: Any, count: int) -> dict[str, Any]:
@@ -291,5 +302,8 @@ def answer(action: Action, returned: Any, count: int) -> dict[str, Any]:
             f"action {action.name!r} must return a message (str) or None "
             f"(got {type(returned).__name__})"
         )
-    noun = "record" if count == 1 else "records"
-    return {"message": returned or f"{action.label}: {count} {noun}.", "count": count}
+    done = ngettext(
+        "%(action)s: %(count)s record.", "%(action)s: %(count)s records.", count
+    )
+    message = done % {"action": action_label(action), "count": count}
+    return {"message": returned or message, "count": count}

@@ -46,12 +46,11 @@ class Registry(kernel.Registry[Store]):
         )
         # A relation's target narrows the records a write may point at by its scope.
         lifecycles = {panel.uri: panel.lifecycle for panel in self}
-        models_by_uri = {panel.uri: _model(type(panel.resource)) for panel in self}
         panels = {panel.uri: panel for panel in self}
         for panel in self:
             panel.store.link_relations(lifecycles)
             panel.store.links.link_targets(panels)
-            panel.store.link_rules(self.delete_rules, models_by_uri)
+            panel.store.link_rules(self.delete_rules, panels)
 
 
 @cache

@@ -22,6 +22,7 @@ from panel_core.imports import (
     ImportTally,
     RolledBack,
     largest_kept_key,
+    record_gone,
     sequence_catch_up,
 )
 from panel_core.lifecycle import Actor
@@ -168,7 +169,7 @@ class BulkMethods:
         try:  # the values before, for the history
             current = self.fetch(key, actor)
         except NotFound:
-            raise NotFound(f"{self.label} {key} not found.") from None
+            raise NotFound(record_gone(self.label, key)) from None
         if actor.lifecycle.needs_record(UPDATE):
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
@@ -180,7 +181,7 @@ class BulkMethods:
         rows = self._manager.filter(*self.scope(actor), **{self._key: key})
         found = rows.update(**self._by_column(values)) if values else rows.exists()
         if not found:
-            raise NotFound(f"{self.label} {key} not found.")
+            raise NotFound(record_gone(self.label, key))
         self.links.write(key, links)
         if values:
             after = self.fetch(key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import PanelError
+from .translation import gettext
 
 # Seconds a client is asked to wait: long enough for a deploy script to migrate.
 RETRY_AFTER = 30
@@ -24,7 +25,8 @@ class NotMigrated(PanelError):
     status_code = 503
 
     def __init__(self, command: str) -> None:
-        super().__init__(f"The database is not migrated: run `{command}`.")
+        message = gettext("The database is not migrated: run `%(command)s`.")
+        super().__init__(message % {"command": command})
         self.command = command
         self.headers = {"Retry-After": str(RETRY_AFTER)}
 

@@ -28,6 +28,7 @@ from .composite_keys import parse_composite_key
 from .fields import BelongsTo, Field, Select, json_type
 from .filters import EQUALS, TEXT_MATCHES, Filter, operators, parameter, usage
 from .resource import Resource
+from .translation import gettext, gettext_noop
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -50,7 +51,9 @@ TOTAL_MODES = (EXACT, ESTIMATE, NO_TOTAL)
 ESTIMATE_CAP = 10_000
 # Longer tokens are refused before decoding (a cursor holds a few sort values).
 MAX_CURSOR_LENGTH = 2048
-_INVALID_CURSOR = "The cursor is invalid: use a next_cursor or prev_cursor as given."
+_INVALID_CURSOR = gettext_noop(
+    "The cursor is invalid: use a next_cursor or prev_cursor as given."
+)
 # The parameters of the JSON list besides ``filter[<field>]``; any other is refused.
 LIST_PARAMETERS = (
     "page",
@@ -61,8 +64,8 @@ LIST_PARAMETERS = (
     "total",
     "cursor",
 )
-_UNKNOWN = (
-    "The {name} parameter is unknown: use page, per_page, sort, filter[field], "
+_UNKNOWN = gettext_noop(
+    "The %(name)s parameter is unknown: use page, per_page, sort, filter[field], "
     "search, query-tag, total or cursor."
 )
 
@@ -254,10 +257,12 @@ def parse_list_query(
     parsed_filters = _parse_filters(resource, filters, errors)
     search = values.get("search") or None
     if search is not None and "\x00" in search:
-        errors["search"] = ["The search term must not contain NUL characters."]
+        errors["search"] = [gettext("The search term must not contain NUL characters.")]
     tag = values.get("query-tag") or None
     if tag is not None and tag not in resource.query_tag_map:
-        errors["query-tag"] = [f"'{tag}' is not a query tag of this resource."]
+        errors["query-tag"] = [
+            gettext("'%(tag)s' is not a query tag of this resource.") % {"tag": tag}
+        ]
     total = _parse_total(values, paging_modes, errors)
     keyset = paging_modes and "cursor" in values
     if keyset:
@@ -298,13 +303,13 @@ def _split_parameters(
         if match:
             filters[(match.group(1), match.group(2) or EQUALS)] = value
         elif name == "filter" or name.startswith("filter["):
-            message = (
-                f"The {name} parameter is not a filter: use filter[field]=value "
+            message = gettext(
+                "The %(name)s parameter is not a filter: use filter[field]=value "
                 "or filter[field][operator]=value."
-            )
+            ) % {"name": name}
             errors[name] = [message]
         elif known_only and name not in LIST_PARAMETERS:
-            errors[name] = [_UNKNOWN.format(name=name)]
+            errors[name] = [gettext(_UNKNOWN) % {"name": name}]
         else:
             values[name] = value
     return values, filters
@@ -319,10 +324,12 @@ def _parse_total(
     if not text:
         return NO_TOTAL if "cursor" in values else EXACT
     if text not in TOTAL_MODES:
-        errors["total"] = ["The total must be one of: exact, estimate, none."]
+        errors["total"] = [gettext("The total must be one of: exact, estimate, none.")]
         return EXACT
     if "cursor" in values and text != NO_TOTAL:
-        errors["total"] = ["A cursor page is never counted: drop total or use none."]
+        errors["total"] = [
+            gettext("A cursor page is never counted: drop total or use none.")
+        ]
     return NO_TOTAL if "cursor" in values else text
 
 
@@ -333,22 +340,30 @@ def _check_cursor_mode(
     errors: dict[str, list[str]],
 ) -> None:
     if "page" in values:
-        errors["page"] = ["The page cannot be combined with a cursor."]
+        errors["page"] = [gettext("The page cannot be combined with a cursor.")]
     if resource.key_parts:
         errors["cursor"] = [
-            "Cursor paging is not available for a composite key: "
-            "page with page= instead."
+            gettext(
+                "Cursor paging is not available for a composite key: "
+                "page with page= instead."
+            )
         ]
         return
     nullable = [t.name for t in sort if resource.field_map[t.name].accepts_null]
     messages = [
-        f"'{name}' can be null: cursor paging needs a sort on non-null fields."
+        gettext(
+            "'%(name)s' can be null: cursor paging needs a sort on non-null fields."
+        )
+        % {"name": name}
         for name in nullable
     ]
     # A relation sorts by the related record's name, which a cursor cannot hold.
     messages += [
-        f"'{t.name}' sorts by the related record's name: cursor paging cannot "
-        "follow it, page with page= instead."
+        gettext(
+            "'%(name)s' sorts by the related record's name: cursor paging cannot "
+            "follow it, page with page= instead."
+        )
+        % {"name": t.name}
         for t in sort
         if isinstance(resource.field_map[t.name], BelongsTo) and t.name not in nullable
     ]
@@ -386,20 +401,22 @@ def decode_cursor(resource: type[Resource], query: ListQuery, token: str) -> Cur
         if data["d"] not in ("next", "prev") or not isinstance(data["v"], list):
             raise ValueError
     except (ValueError, UnicodeError, binascii.Error, RecursionError):
-        raise QueryError({"cursor": [_INVALID_CURSOR]}) from None
+        raise QueryError({"cursor": [gettext(_INVALID_CURSOR)]}) from None
     if data["s"] != query.sort_text:
-        message = "The cursor belongs to another sort order: drop it or the sort."
+        message = gettext(
+            "The cursor belongs to another sort order: drop it or the sort."
+        )
         raise QueryError({"cursor": [message]})
     terms = query.order
     if len(data["v"]) != len(terms):
-        raise QueryError({"cursor": [_INVALID_CURSOR]})
+        raise QueryError({"cursor": [gettext(_INVALID_CURSOR)]})
     try:
         values = tuple(
             _cursor_value(resource.field_map[term.name], value)
             for term, value in zip(terms, data["v"], strict=True)
         )
     except ValueError:
-        raise QueryError({"cursor": [_INVALID_CURSOR]}) from None
+        raise QueryError({"cursor": [gettext(_INVALID_CURSOR)]}) from None
     return Cursor(values, before=data["d"] == "prev")
 
 
@@ -436,7 +453,8 @@ def _bounded_int(
         return default
     if _INTEGER.fullmatch(text) and low <= int(text) <= high:
         return int(text)
-    errors[name] = [f"The {name} must be an integer between {low} and {high}."]
+    message = gettext("The %(name)s must be an integer between %(low)s and %(high)s.")
+    errors[name] = [message % {"name": name, "low": low, "high": high}]
     return default
 
 
@@ -446,7 +464,10 @@ def _parse_sort(
     terms = [Sort(t.removeprefix("-"), t.startswith("-")) for t in text.split(",")]
     unknown = [t.name for t in terms if t.name not in resource.sortable_fields]
     if unknown:
-        errors["sort"] = [f"'{name}' is not a sortable field." for name in unknown]
+        errors["sort"] = [
+            gettext("'%(name)s' is not a sortable field.") % {"name": name}
+            for name in unknown
+        ]
         return ()
     return tuple(terms)
 
@@ -461,14 +482,18 @@ def _parse_filters(
         key = parameter(name, operator)
         link = resource.many_to_many_map.get(name)
         if name not in resource.filterable_fields and link is None:
-            errors[key] = [f"'{name}' is not a filterable field."]
+            errors[key] = [
+                gettext("'%(name)s' is not a filterable field.") % {"name": name}
+            ]
             continue
         field = resource.field_map[name] if link is None else link.item_field
         if operator != EQUALS and operator not in operators(field):
-            errors[key] = [
-                f"The {key} parameter is not a filter of {field.label}: use "
-                f"{usage(field)}."
-            ]
+            message = gettext(
+                "The %(parameter)s parameter is not a filter of %(label)s: "
+                "use %(usage)s."
+            )
+            shown = {"parameter": key, "label": field.label, "usage": usage(field)}
+            errors[key] = [message % shown]
             continue
         try:
             value = _filter_value(field, operator, text)

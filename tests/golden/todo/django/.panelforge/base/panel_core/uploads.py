@@ -27,6 +27,7 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 from . import fields as kernel
 from .errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
 from .sniff import HEAD, accepted, second_types, sniff
+from .translation import gettext
 
 MULTIPART = "multipart/form-data"
 _SPOOL = 1024 * 1024  # uploads up to this size stay in memory
@@ -71,7 +72,8 @@ class MultipartReader:
         _, options = parse_options_header(content_type)
         boundary = options.get(b"boundary")
         if not boundary:
-            raise UnsupportedMediaType("The multipart body names no boundary.")
+            message = gettext("The multipart body names no boundary.")
+            raise UnsupportedMediaType(message)
         self._files = {f.name: f for f in files}
         self._ceiling = ceiling
         self._text_limit = text_limit
@@ -98,7 +100,8 @@ class MultipartReader:
         if self._size > self._ceiling:
             self.close()
             limit = self._ceiling
-            raise PayloadTooLarge(f"The request body must not exceed {limit} bytes.")
+            message = gettext("The request body must not exceed %(limit)s bytes.")
+            raise PayloadTooLarge(message % {"limit": limit})
         try:
             self._parser.write(chunk)
         except PayloadTooLarge:
@@ -106,7 +109,7 @@ class MultipartReader:
             raise
         except Exception as exc:  # python-multipart's errors: a broken body
             self.close()
-            message = "The multipart body could not be read."
+            message = gettext("The multipart body could not be read.")
             raise InvalidInput({"body": [message]}) from exc
 
     def close(self) -> None:
@@ -151,9 +154,8 @@ class MultipartReader:
             self._text_size += len(chunk)
             if self._text_size > self._text_limit:
                 limit = self._text_limit
-                raise PayloadTooLarge(
-                    f"The form's fields must not exceed {limit} bytes."
-                )
+                message = gettext("The form's fields must not exceed %(limit)s bytes.")
+                raise PayloadTooLarge(message % {"limit": limit})
             part.text += chunk
             return
         spooled = part.spooled
@@ -179,7 +181,8 @@ class MultipartReader:
         try:
             text = part.text.decode("utf-8")
         except UnicodeDecodeError:
-            raise InvalidInput({"body": ["The form is not valid UTF-8."]}) from None
+            message = gettext("The form is not valid UTF-8.")
+            raise InvalidInput({"body": [message]}) from None
         self.pairs.append((part.name, text))
 
 

@@ -13,7 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .forms import form_widgets
-from .record_actions import CONFIRMED_FIELD, Action, Selection, action_url
+from .record_actions import (
+    CONFIRMED_FIELD,
+    Action,
+    Selection,
+    action_label,
+    action_url,
+)
 from .registry import PanelResource
 from .urls import page_url
 
@@ -37,8 +43,8 @@ def action_context(
     names = {f.name for f in action.fields}
     noun = panel.store.label if count == 1 else resource.title.lower()
     return {
-        "heading": f"{action.label}: {count} {noun}",
-        "action_label": action.label,
+        "heading": f"{action_label(action)}: {count} {noun}",
+        "action_label": action_label(action),
         "confirm": action.confirm,
         "count": count,
         "everything": chosen.everything,

@@ -19,15 +19,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import InvalidInput, NotFound, summarize
+from .translation import gettext, gettext_noop
 
-DONE = "Done."
+DONE = gettext_noop("Done.")
 
 
 def find_method(target: Any, name: str) -> Callable[..., Any]:
     """The async method ``name`` of ``target``; ``NotFound`` unless it is declared."""
     method = getattr(target, name, None) if name in type(target).methods else None
     if not callable(method):
-        raise NotFound(f"Method {name!r} not found")
+        raise NotFound(gettext("Method %(name)r not found") % {"name": name})
     return method
 
 
@@ -40,7 +41,7 @@ def success(name: str, result: Any, message: str | None) -> dict[str, Any]:
             f"method {name!r} must return a dict, None or a response "
             f"(got {type(result).__name__})"
         )
-    body = {"message": message or DONE, **result}
+    body = {"message": message or gettext(DONE), **result}
     body.setdefault("messageType", "success")
     return body
 
@@ -60,4 +61,4 @@ def _errors(name: str, exc: ValueError | InvalidInput) -> dict[str, list[str]]:
             key = ".".join(str(part) for part in error["loc"]) or name
             found.setdefault(key, []).append(error["msg"])
         return found
-    return {name: [str(exc) or "The method failed."]}
+    return {name: [str(exc) or gettext("The method failed.")]}

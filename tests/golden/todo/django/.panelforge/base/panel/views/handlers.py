@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from panel_core.errors import NotFound
 from panel_core.http_methods import allow_header
 from panel_core.routes import ANY
+from panel_core.translation import gettext
 
 from ..handlers import HANDLERS
 from ..registry import registry
@@ -31,7 +32,7 @@ def handler(
     panel = registry().get(resourceUri)
     found = HANDLERS.get(handlerUri or request.GET.get("handlerUri", ""))
     if found is None:
-        raise NotFound("Handler not found")
+        raise NotFound(gettext("Handler not found"))
     if request.method not in found.methods:
         allow = {"Allow": allow_header(found.methods)}
         return json_response(

@@ -21,6 +21,7 @@ from panel_core.imports import (
     ImportTally,
     RolledBack,
     largest_kept_key,
+    record_gone,
     sequence_catch_up,
 )
 from panel_core.lifecycle import Actor
@@ -212,7 +213,7 @@ class BulkMethods:
         try:  # the values before, for the history
             current = self._fetch_in(connection, key, actor)
         except NotFound:
-            return [f"{self.label} {key} not found."]
+            return [record_gone(self.label, key)]
         if actor.lifecycle.needs_record(UPDATE):
             actor.authorize_record(UPDATE, current)
             values = actor.before_updating(current, values)
@@ -226,7 +227,7 @@ class BulkMethods:
         else:
             row = connection.execute(self._select_one, {"key": key}).first()
         if row is None:
-            return [f"{self.label} {key} not found."]
+            return [record_gone(self.label, key)]
         self.links.write(connection, key, links)
         if values:
             after = self._returned(row)

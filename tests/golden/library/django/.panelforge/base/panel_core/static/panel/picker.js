@@ -7,13 +7,19 @@
 "use strict";
 
 (() => {
+  // The page's texts in its language, where they differ from the English written here
+  // (panel_core.translation.SCRIPT_TEXTS); "%(name)s" takes values[name].
+  const texts = JSON.parse(document.getElementById("panel-texts")?.textContent || "{}");
+  const say = (english, values = {}) =>
+    (texts[english] || english).replace(/%\((\w+)\)s/g, (_, name) => values[name]);
+
   // A record's name from its JSON fields, as the server's panel_core.labels names it.
   const text = (value) => {
     if (value === null || value === undefined) {
       return "";
     }
     if (value === true || value === false) {
-      return value ? "Yes" : "No";
+      return value ? say("Yes") : say("No");
     }
     const shown = String(value);
     const instant = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(shown);
@@ -105,7 +111,7 @@
       if (!records.length) {
         const none = document.createElement("li");
         none.className = "none";
-        none.textContent = "No matching records";
+        none.textContent = say("No matching records");
         list.append(none);
       }
       list.hidden = false;
@@ -179,7 +185,7 @@
     const picked = picker.querySelector(".picked");
     const required = input.required;
     const { box, list } = searchBox(picker, `picker-${index}`, input, {
-      placeholder: picker.dataset.lookup ? "Type a key" : "Type to search",
+      placeholder: say(picker.dataset.lookup ? "Type a key" : "Type to search"),
       note: (key) => `#${key}`,
       choose: (key, name) => {
         input.value = key;
@@ -188,7 +194,7 @@
         input.dispatchEvent(new Event("change", { bubbles: true }));
       },
       failed: () => {
-        picked.textContent = "Searching failed: type the key of a record";
+        picked.textContent = say("Searching failed: type the key of a record");
         box.remove();
         list.remove();
         input.type = "text";
@@ -199,7 +205,7 @@
     box.setAttribute("aria-describedby", picked.id);
     input.type = "hidden";
     if (!input.value) {
-      picked.textContent = "None chosen"; // no key to type: the box searches
+      picked.textContent = say("None chosen"); // no key to type: the box searches
     }
     picker.insertBefore(box, input);
     picker.insertBefore(list, picked);
@@ -207,10 +213,10 @@
       const clear = document.createElement("button");
       clear.type = "button";
       clear.className = "button small";
-      clear.textContent = "Clear";
+      clear.textContent = say("Clear");
       clear.addEventListener("click", () => {
         input.value = "";
-        picked.textContent = "None chosen";
+        picked.textContent = say("None chosen");
       });
       picker.insertBefore(clear, picker.querySelector(".find"));
     }
@@ -259,8 +265,8 @@
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "button small";
-        remove.textContent = "Remove";
-        remove.setAttribute("aria-label", `Remove ${name}`);
+        remove.textContent = say("Remove");
+        remove.setAttribute("aria-label", say("Remove %(name)s", { name }));
         remove.addEventListener("click", () => {
           chosen.delete(key);
           sync();
@@ -271,7 +277,7 @@
     };
 
     const { box, list } = searchBox(picker, `multipicker-${index}`, select || input, {
-      placeholder: picker.dataset.lookup ? "Type a key to add" : "Type to search and add",
+      placeholder: say(picker.dataset.lookup ? "Type a key to add" : "Type to search and add"),
       note: (key) => (chosen.has(key) ? `#${key} (chosen)` : `#${key}`),
       choose: (key, name) => {
         chosen.set(key, name);
