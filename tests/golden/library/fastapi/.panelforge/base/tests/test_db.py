@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -33,21 +34,28 @@ def _reader(app: FastAPI) -> LoopReader:
     return reader
 
 
-def test_records_read_on_the_loop_are_what_sqlalchemy_reads(
-    app: FastAPI, client: TestClient
-) -> None:
-    reader, engine = _reader(app), app.state.engine
+def _created_samples(client: TestClient) -> Iterator[tuple[dict[str, Any], Any, Any]]:
+    """Create one record of each sample, related ones first: each sample, the record
+    answered and its key."""
     keys: dict[str, Any] = {}
     for sample in json.loads(SAMPLES.read_text(encoding="utf-8")):
         body = dict(sample["body"])
         for name, target in sample["relations"].items():
             if target in keys:
                 body[name] = keys[target]
-        url = f"/admin/resource/{sample['resource']}/crud"
         response = post_create(client, sample["resource"], body)
         assert response.status_code == 201, response.text
         record = response.json()["data"]
-        key = keys[sample["resource"]] = record_key(sample["key"], record)
+        keys[sample["resource"]] = record_key(sample["key"], record)
+        yield sample, record, keys[sample["resource"]]
+
+
+def test_records_read_on_the_loop_are_what_sqlalchemy_reads(
+    app: FastAPI, client: TestClient
+) -> None:
+    reader, engine = _reader(app), app.state.engine
+    for sample, record, key in _created_samples(client):
+        url = f"/admin/resource/{sample['resource']}/crud"
         served = app.state.registry.get(sample["resource"])
         stored = parse_key(type(served.resource), str(key))  # as the routes parse it
         store = served.store
@@ -96,15 +104,7 @@ def test_list_pages_read_on_the_loop_are_what_sqlalchemy_reads(
     app: FastAPI, client: TestClient
 ) -> None:
     reader, engine = _reader(app), app.state.engine
-    keys: dict[str, Any] = {}
-    for sample in json.loads(SAMPLES.read_text(encoding="utf-8")):
-        body = dict(sample["body"])
-        for name, target in sample["relations"].items():
-            if target in keys:
-                body[name] = keys[target]
-        response = post_create(client, sample["resource"], body)
-        assert response.status_code == 201, response.text
-        keys[sample["resource"]] = record_key(sample["key"], response.json()["data"])
+    list(_created_samples(client))
     read = 0
     for served in app.state.registry:
         for params in _list_params(served.resource):
