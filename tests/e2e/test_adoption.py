@@ -42,7 +42,8 @@ import sys
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-import app.core.auth_state, app.core.users, app.resources  # noqa: F401
+import app.core.auth_state, app.core.history  # noqa: F401
+import app.core.users, app.resources  # noqa: F401
 from app.core.config import get_settings
 from app.core.models import Base
 url = get_settings().database_url
