@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import tempfile
 from functools import cache
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+# What a template tree may hold that is no part of the template: bytecode and tool
+# caches (the names templates/project/copier.yml excludes from the skeletons too).
+TEMPLATE_NOISE = (
+    "__pycache__",
+    "*.py[co]",
+    ".DS_Store",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+)
+
+
+def is_template_noise(relative: Path) -> bool:
+    """Whether a path inside a template tree is bytecode or a tool's cache."""
+    return any(
+        fnmatch.fnmatchcase(part, pattern)
+        for part in relative.parts
+        for pattern in TEMPLATE_NOISE
+    )
 
 
 @cache

@@ -22,13 +22,12 @@ from typing import Any
 import yaml
 
 from ..errors import TemplateError
-from ..paths import project_template, shared_template
+from ..paths import TEMPLATE_NOISE, project_template, shared_template
 
 # The copier settings skeleton_files does as copier does; any other: copier renders.
 _SETTINGS = {"_min_copier_version", "_subdirectory", "_templates_suffix", "_envops"}
 _SETTINGS |= {"_exclude"}
 _ENVOPS = {"undefined", "keep_trailing_newline"}
-_SHARED_IGNORED = ("__pycache__", "*.py[co]", ".DS_Store")
 
 
 def render_skeleton(dest: Path, data: Mapping[str, Any]) -> None:
@@ -65,7 +64,7 @@ def copy_shared(dest: Path) -> None:
     shutil.copytree(
         shared_template(),
         dest,
-        ignore=shutil.ignore_patterns("__pycache__", "*.py[co]", ".DS_Store"),
+        ignore=shutil.ignore_patterns(*TEMPLATE_NOISE),
         dirs_exist_ok=True,
     )
 
@@ -99,7 +98,7 @@ def skeleton_files(data: Mapping[str, Any]) -> dict[str, bytes] | None:
         return None
     if files is None:
         return None
-    files.update(_plain_files(shared_template(), _SHARED_IGNORED))
+    files.update(_plain_files(shared_template(), TEMPLATE_NOISE))
     return dict(sorted(files.items(), key=lambda item: item[0].split("/")))
 
 

@@ -18,6 +18,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from ..paths import is_template_noise
+
 _FORMAT = "2"  # 2: the skeleton includes templates/project/_shared/
 
 
@@ -27,7 +29,7 @@ def skeleton_key(template: Path, data: Mapping[str, Any]) -> str:
     digest.update(f"{_FORMAT}\0copier {metadata.version('copier')}\0".encode())
     digest.update(json.dumps(data, sort_keys=True, default=str).encode())
     for path in sorted(template.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
+        if path.is_file() and not is_template_noise(path.relative_to(template)):
             relative = path.relative_to(template).as_posix()
             mode = path.stat().st_mode & 0o777
             digest.update(f"\0{relative}\0{mode:o}\0".encode())

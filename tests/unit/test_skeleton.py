@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from generator.paths import is_template_noise
+from generator.render import skeleton
 from generator.render.output import read_tree
-from generator.render.skeleton import render_skeleton, skeleton_files
+from generator.render.skeleton import copy_shared, render_skeleton, skeleton_files
 
 ANSWERS: list[dict[str, Any]] = [
     {
@@ -55,3 +57,24 @@ def test_a_template_name_that_is_not_known_falls_back_to_copier() -> None:
     answers = dict(ANSWERS[0])
     del answers["jwt_issuer"]
     assert skeleton_files(answers) is None  # StrictUndefined, as copier would fail
+
+
+def test_tool_caches_in_the_shared_tree_are_no_part_of_a_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = tmp_path / "shared"
+    (shared / "panel_core" / ".ruff_cache" / "0.1").mkdir(parents=True)
+    (shared / "panel_core" / ".ruff_cache" / "0.1" / "123").write_bytes(b"cache")
+    (shared / "panel_core" / "__pycache__").mkdir()
+    (shared / "panel_core" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"x")
+    (shared / "panel_core" / "kernel.py").write_text("KERNEL = 1\n")
+    monkeypatch.setattr(skeleton, "shared_template", lambda: shared)
+    copy_shared(tmp_path / "project")
+    assert sorted(read_tree(tmp_path / "project")) == ["panel_core/kernel.py"]
+    found = skeleton_files(ANSWERS[0])
+    assert found is not None
+    assert [path for path in found if path.startswith("panel_core/")] == [
+        "panel_core/kernel.py"
+    ]
+    assert is_template_noise(Path("panel_core/.ruff_cache/0.1/123"))
+    assert not is_template_noise(Path("panel_core/kernel.py"))
