@@ -19,21 +19,20 @@ def adopted_facts(resource: Draft) -> dict[str, Any] | bool:
     """The ``adopted:`` value of ``resource``'s table."""
     import sqlalchemy as sa
 
-    table = resource.table
-    names = {**resource.by_column, resource.key.column: resource.key.field or "id"}
-    fields = {**resource.fields, names[resource.key.column]: {"type": "integer"}}
+    table, key = resource.table, resource.key
+    names, fields = _fields_by_column(resource)
     facts: dict[str, Any] = {}
     for column in table.columns:
         name = names.get(column.name)
         if name is None:
             continue
-        keyed = column.name == resource.key.column or "relation" in fields[name]
+        keyed = column.name in key.columns or "relation" in fields[name]
         is_int = isinstance(column.type, sa.Integer)
         if keyed and is_int and not isinstance(column.type, sa.BigInteger):
             facts.setdefault("int32", []).append(name)
         if isinstance(column.type, sa.TIMESTAMP) and not column.type.timezone:
             facts.setdefault("naive", []).append(name)  # (SQLite: declared so)
-    if table.column(resource.key.column).nullable:  # SQLite: no NOT NULL written
+    if any(table.column(c).nullable for c in key.columns):  # SQLite: no NOT NULL
         facts["key_nullable"] = True
     for kind, index, columns in table.named:
         members = [names.get(c) for c in columns]
@@ -45,3 +44,15 @@ def adopted_facts(resource: Draft) -> dict[str, Any] | bool:
         if fk.name and len(fk.columns) == 1 and name and "relation" in fields[name]:
             facts.setdefault("foreign_keys", {})[name] = fk.name
     return facts or True
+
+
+def _fields_by_column(
+    resource: Draft,
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Field names by column, and fields by name, the implicit ``id`` included."""
+    key = resource.key
+    names, fields = dict(resource.by_column), dict(resource.fields)
+    if not key.parts:  # one column: a field of its own, or the implicit id
+        names[key.column] = key.field or "id"
+        fields.setdefault(names[key.column], {"type": "integer"})
+    return names, fields

@@ -10,12 +10,22 @@ from .catalog import Table
 
 @dataclass(frozen=True)
 class Key:
-    """A resource's key: its field (None for the implicit ``id``) and type options."""
+    """A resource's key: its field (None for the implicit ``id``) and type options.
+
+    A composite key has its columns in ``parts`` (in the primary key's order), no
+    ``column`` and no ``field``: each part is a field of its own.
+    """
 
     resource: str
     field: str | None
     column: str
     options: dict[str, Any]
+    parts: tuple[str, ...] = ()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The key's columns: its parts, or its one column."""
+        return self.parts or (self.column,)
 
 
 @dataclass

@@ -1,17 +1,18 @@
 """Which tables can be resources, and their keys (pure).
 
-A resource needs a one-column primary key that is an integer, a uuid or a string
-(a composite key is not inspected yet: write ``key: [a, b]`` by hand);
-any other table is skipped with a note saying why (no key, a composite key, a link
-table, a table of the panel's own).
+A resource needs a one-column primary key that is an integer, a uuid or a string,
+or a composite one (``key: [a, b]``, a link table's) whose columns the client gives:
+integers, plain, uuid or date strings, none with a default or generated. Any other
+table is skipped with a note saying why (no key, a key of another kind, a table of
+the panel's own).
 """
 
 from __future__ import annotations
 
 from ..manifest.identifiers import table_problem
-from .catalog import Table
+from .catalog import Column, Table
 from .drafts import Key
-from .names import field_name, resource_name
+from .names import field_name, is_table_name, resource_name
 from .types import Unsupported, field_type
 
 
@@ -22,6 +23,8 @@ def table_key(table: Table, taken: set[str], notes: list[str]) -> Key | None:
     if reason:
         notes.append(f"{table.name}: {reason}; table skipped")
         return None
+    if len(table.primary_key) > 1:
+        return _composite_key(table, taken, notes)
     column = table.column(table.primary_key[0])
     options = field_type(column, "")
     kind = None if isinstance(options, Unsupported) else options["type"]
@@ -54,22 +57,35 @@ def _skip_reason(table: Table) -> str | None:
         return "a table the panel or the frameworks use themselves"
     if not table.primary_key:
         return "no primary key"
-    if len(table.primary_key) > 1:
-        columns = ", ".join(table.primary_key)
-        link = _link_targets(table)
-        what = f"composite primary key ({columns})"
-        if link:
-            what = f"a link table between {' and '.join(link)} ({what})"
-        return (
-            f"{what}: composite keys are not inspected yet (declare key: [...] by hand)"
-        )
     return None
 
 
-def _link_targets(table: Table) -> list[str]:
-    targets = {
-        fk.columns[0]: fk.target for fk in table.foreign_keys if len(fk.columns) == 1
-    }
-    if all(c in targets for c in table.primary_key):
-        return sorted({targets[c] for c in table.primary_key})
-    return []
+def _composite_key(table: Table, taken: set[str], notes: list[str]) -> Key | None:
+    """A key of several columns, each a field of its own (M054, M055)."""
+    for name in table.primary_key:
+        problem = _part_problem(table.column(name))
+        if problem:
+            columns = ", ".join(table.primary_key)
+            notes.append(
+                f"{table.name}: {name}, a column of the composite primary key "
+                f"({columns}), {problem}; table skipped"
+            )
+            return None
+    return Key(resource_name(table.name, taken), None, "", {}, table.primary_key)
+
+
+def _part_problem(column: Column) -> str | None:
+    """Why ``column`` cannot be a part of a composite key, or None."""
+    if not is_table_name(column.name):
+        return "is not a name 'column:' accepts (letters, digits and underscores)"
+    options = field_type(column, "")
+    if isinstance(options, Unsupported):
+        return options.reason
+    kind, shape = options["type"], options.get("format")
+    if kind != "integer" and not (
+        kind == "string" and shape in (None, "uuid", "date", "text")
+    ):
+        return "is not an integer, a uuid, a date or a string"
+    if column.generated or column.default is not None:
+        return "has a default (a part is given when the record is made)"
+    return None

@@ -1,7 +1,8 @@
 """Relations from foreign keys, and cycles of required relations (pure).
 
-A one-column foreign key to a resource's key becomes a relation field (with its
-delete rule); any other is noted and its columns stay plain fields. One relation of
+A one-column foreign key to a resource's one-field key becomes a relation field
+(with its delete rule), a part of a composite key included; any other is noted and
+its columns stay plain fields. One relation of
 each cycle of required relations is made optional (M035 refuses such cycles).
 """
 
@@ -36,13 +37,18 @@ def relations_of(
                 f"{table.name}.{columns}: refers to {fk.target}, which is not a "
                 "resource here; kept as a plain field"
             )
+        elif target.parts:
+            notes.append(
+                f"{table.name}.{columns}: refers to {fk.target}, whose key is "
+                "composite (a relation holds a key of one field); kept as a plain field"
+            )
         elif fk.target_columns != (target.column,):
             notes.append(
                 f"{table.name}.{columns}: refers to "
                 f"{fk.target}.{fk.target_columns[0]}, which is not its key; "
                 "kept as a plain field"
             )
-        elif fk.columns[0] == table.primary_key[0]:
+        elif (fk.columns[0],) == table.primary_key:
             notes.append(
                 f"{table.name}.{columns}: the key also refers to {fk.target}; "
                 "the relation is not expressed (a key cannot be a relation)"

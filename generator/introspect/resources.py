@@ -1,7 +1,8 @@
 """A catalog's tables → the manifest's resources, and notes on what it leaves out.
 
-A table becomes a resource when it has a one-column key of a kind the manifest
-knows (an integer, a uuid or a string); else it is skipped with a note. A column
+A table becomes a resource when it has a key the manifest can say (one column: an
+integer, a uuid or a string; several: a composite key, ``keys.py``); else it is
+skipped with a note. A column
 becomes a field (a relation when a one-column foreign key refers to a resource's
 key) unless its type is unknown to the manifest, which is noted too.
 """
@@ -73,14 +74,32 @@ def _resource(
         options = _field(catalog.backend, table, column, relations, notes)
         if options is None:
             continue
+        if column.name in key.parts:
+            _as_key_part(options, f"{table.name}.{column.name}", notes)
+            if options.get("format") == "text":
+                del options["format"]
         if column.name in listed and _with_enum(options, listed[column.name]):
             listed[column.name] = []  # said: no note
         resource.fields[name] = _mapped(options, name, column)
         resource.by_column[column.name] = name
-        if _is_required(column, options):
+        if column.name in key.parts or _is_required(column, options):
             resource.required.append(name)
     _constraint_notes(table, listed, notes)
     return resource
+
+
+def _as_key_part(options: dict[str, Any], where: str, notes: list[str]) -> None:
+    """A part of a composite key: given by the client, never null (an SQLite column
+    declared without NOT NULL: ``adopted`` says so), a plain string (M054, M055)."""
+    options.pop("nullable", None)
+    if options.get("format") == "text":
+        del options["format"]
+    if options.get("on_delete") == "set_null":
+        del options["on_delete"]
+        notes.append(
+            f"{where}: ON DELETE SET NULL on a part of the key is not expressed; "
+            "the panel restricts"
+        )
 
 
 def _constraint_notes(
@@ -190,7 +209,9 @@ def _resource_data(resource: Draft, notes: list[str]) -> dict[str, Any]:
                 f"{table.name}: not a table name 'table:' accepts (letters, digits "
                 "and underscores, M014): rename the table, or map it by hand"
             )
-    if resource.key.field is not None:
+    if resource.key.parts:
+        data["key"] = [resource.by_column[part] for part in resource.key.parts]
+    elif resource.key.field is not None:
         data["key"] = resource.key.field
     data["fields"] = resource.fields
     if resource.required:
@@ -208,7 +229,7 @@ def _resource_data(resource: Draft, notes: list[str]) -> dict[str, Any]:
 def _unique_groups(resource: Draft, notes: list[str]) -> list[list[str]]:
     table, groups = resource.table, []
     for columns in table.unique:
-        if len(columns) < 2 or resource.key.column in columns:
+        if len(columns) < 2 or set(resource.key.columns) <= set(columns):
             continue  # one column: `unique: true`; with the key: unique already
         names = [resource.by_column.get(c) for c in columns]
         if None in names:
@@ -229,6 +250,7 @@ def _display(resource: Draft) -> str | None:
         if options["type"] == "string"
         and not {"format", "enum", "relation"} & options.keys()
         and name != resource.key.field
+        and name not in (resource.by_column.get(c) for c in resource.key.parts)
     ]
     for wanted in _DISPLAY_NAMES:
         if wanted in plain:

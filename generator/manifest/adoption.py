@@ -51,7 +51,8 @@ def adopted_fields(
         stored = ir.Stored(
             int32=field.name in int32,
             naive=field.name in naive,
-            nullable_key=field.is_key and facts.get("key_nullable", False),
+            nullable_key=(field.is_key or field.key_part)
+            and facts.get("key_nullable", False),
             index=index[0] if index else None,
             unique_index=bool(index and index[1]),
             # a unique field without a named index or constraint has an unnamed one

@@ -3,13 +3,16 @@
 A shop: customers (serial key, a UNIQUE constraint, an index of its own name, a naive
 timestamp default now()), employees (a self-reference, ON DELETE SET NULL) and
 invoices (two relations, one without ON DELETE, a numeric(10, 2) total, a timestamp
-with time zone, an index of its own name); rows in every table, keys with a gap so a
-new key shows the sequence continuing rather than a count.
+with time zone, an index of its own name) and invoice reviews (a link table between
+invoices and employees: a composite primary key of two foreign keys, its columns
+without NOT NULL on SQLite, as SQLite lets them be); rows in every table, keys with a
+gap so a new key shows the sequence continuing rather than a count.
 """
 
 from __future__ import annotations
 
-TABLES = ("customer", "employee", "invoice")
+TABLES = ("customer", "employee", "invoice", "invoice_review")
+SERIAL_TABLES = TABLES[:3]
 
 _ROWS = [
     "INSERT INTO customer (id, email, name, city) VALUES "
@@ -20,6 +23,8 @@ _ROWS = [
     "INSERT INTO invoice (id, customer_id, handled_by, total, note) VALUES "
     "(1, 1, 2, 12.30, 'first'), (2, 1, NULL, 99999999.99, NULL), "
     "(3, 5, 1, 0.10, 'small'), (7, 2, 3, 5.05, NULL)",
+    "INSERT INTO invoice_review (invoice_id, employee_id, verdict) VALUES "
+    "(1, 2, 'fine'), (2, 1, 'check the total'), (2, 3, NULL)",
 ]
 
 POSTGRES = [
@@ -46,11 +51,17 @@ POSTGRES = [
         note text
     )""",
     "CREATE INDEX invoice_customer_idx ON invoice (customer_id)",
+    """CREATE TABLE invoice_review (
+        invoice_id integer REFERENCES invoice (id) ON DELETE CASCADE,
+        employee_id integer REFERENCES employee (id),
+        verdict varchar(200),
+        PRIMARY KEY (invoice_id, employee_id)
+    )""",
     *_ROWS,
     # The rows above gave their keys: the sequences continue after the largest.
     *(
         f"SELECT setval(pg_get_serial_sequence('{t}', 'id'), max(id)) FROM {t}"
-        for t in TABLES
+        for t in SERIAL_TABLES
     ),
 ]
 
@@ -81,6 +92,14 @@ SQLITE = [
         note TEXT
     )""",
     "CREATE INDEX invoice_customer_idx ON invoice (customer_id)",
+    """CREATE TABLE invoice_review (
+        invoice_id INTEGER,
+        employee_id INTEGER,
+        verdict VARCHAR(200),
+        PRIMARY KEY (invoice_id, employee_id),
+        FOREIGN KEY (invoice_id) REFERENCES invoice (id) ON DELETE CASCADE,
+        FOREIGN KEY (employee_id) REFERENCES employee (id)
+    )""",
     *_ROWS,
 ]
 

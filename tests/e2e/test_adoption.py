@@ -144,7 +144,11 @@ def adopt(tmp_path: Path, framework: str, url: str) -> Panel:
     result = run_panelforge("inspect", url, "-o", str(manifest))
     assert result.returncode == 0, result.stderr
     resources = yaml.safe_load(manifest.read_text())["resources"]
-    assert sorted(resources) == ["Customer", "Employee", "Invoice"]
+    assert sorted(resources) == ["Customer", "Employee", "Invoice", "InvoiceReview"]
+    review = resources["InvoiceReview"]
+    assert review["key"] == ["invoice_id", "employee_id"]
+    assert review["fields"]["invoice_id"]["relation"] == "Invoice"
+    assert review["fields"]["employee_id"]["relation"] == "Employee"
     assert all(spec["adopted"] for spec in resources.values())
     adopted = resources["Customer"]["adopted"]
     assert adopted["indexes"] == {"customer_city_idx": ["city"]}
@@ -200,7 +204,7 @@ def _check_served(panel: Panel, tmp_path: Path, url: str) -> None:
         with Api(deployment) as api:
             api.log_in("admin@example.com", PASSWORD)
             for table in TABLES:
-                resource = project.resource(table.capitalize())
+                resource = next(r for r in project.resources if r.table == table)
                 listed = api.get(crud(resource))
                 assert listed.status_code == 200, listed.text
                 (rows,) = query(url, f"SELECT count(*) FROM {table}")[0]
@@ -244,6 +248,27 @@ def _check_records(api: Api, project) -> None:  # noqa: ANN001
     gone = api.request("DELETE", crud(invoice, LARGEST_KEY["invoice"] + 1))
     assert gone.status_code == 200, gone.text
     assert api.get(crud(invoice, LARGEST_KEY["invoice"] + 1)).status_code == 404
+    _check_link_rows(api, project.resource("InvoiceReview"))
+
+
+def _check_link_rows(api: Api, review) -> None:  # noqa: ANN001
+    """The link table's records by their encoded composite key."""
+    shown = api.get(crud(review, "2,1"))
+    assert shown.status_code == 200, shown.text
+    assert shown.json() == {
+        "invoice_id": 2,
+        "employee_id": 1,
+        "verdict": "check the total",
+    }
+    put = api.request("PATCH", crud(review, "2,1"), json={"verdict": "fine now"})
+    assert put.status_code == 200, put.text
+    made = api.post(crud(review), json={"invoice_id": 3, "employee_id": 2})
+    assert made.status_code == 201, made.text
+    again = api.post(crud(review), json={"invoice_id": 3, "employee_id": 2})
+    assert again.status_code in (409, 422), again.text
+    gone = api.request("DELETE", crud(review, "3,2"))
+    assert gone.status_code == 200, gone.text
+    assert api.get(crud(review)).json()["total"] == 3
 
 
 @pytest.mark.parametrize("framework", ["fastapi", "django"])

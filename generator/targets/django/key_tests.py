@@ -22,15 +22,19 @@ def key_test_context(resource: ir.Resource) -> dict[str, Any]:
     changeable = [
         f for f in distinct_fields(resource) if f.name not in resource.key_parts
     ]
-    field = next(iter(changeable), None)
-    patch = [("PATCH_FIELD", field.name), ("PATCH_VALUE", sample(field, 2))]
+    field = next(iter(changeable), None)  # a link table may have none
+    patch = (
+        [("PATCH_FIELD", field.name), ("PATCH_VALUE", sample(field, 2))]
+        if field
+        else []
+    )
     constants: list[tuple[str, Any]] = [
         ("URI", resource.uri),
         ("URL", f"{base}/crud"),
         ("FORM_PAGE", f"{base}/form-page"),
         ("PARTS", list(resource.key_parts)),
         ("MISSING_KEY", str(missing_key(resource))),
-        *(patch if field else []),
+        *patch,
     ]
     return {
         "resource_name": resource.name,

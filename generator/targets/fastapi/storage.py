@@ -169,19 +169,16 @@ def column_args(
     )
     if big_key(field):
         return [*named[:1], "BigKey", "primary_key=True", *named[1:]]
-    if field.stored and field.stored.nullable_key:  # as the adopted table says
-        args = [_model_type(field), "primary_key=True", "nullable=True"]
-        return named[:1] + args + named[1:]
-    args = named[:1] + (
-        [
-            _relation_type(field, project),
-            _foreign_key(field, project, later=later),
-        ]
+    kind = (
+        [_relation_type(field, project), _foreign_key(field, project, later=later)]
         if field.relation
         else [_model_type(field)]
     )
+    args = named[:1] + kind
     if field.is_key or field.key_part:  # several key parts: a composite key
         args.append("primary_key=True")
+    if field.stored and field.stored.nullable_key:  # as the adopted table says
+        args.append("nullable=True")
     default = default_code(field)
     if default is not None:
         args.append(f"default={default}")

@@ -109,10 +109,12 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
     columns = column_lines(resource, project)
     uniques = unique_constraints(resource, migration=False)
     links = model_link_lines(resource, project)
+    uses_big_key = any(big_key(f) for f in resource.fields)
     return {
         **common.declaration_context(resource, project),
         "stdlib_imports": model_imports(resource, project),
-        "uses_big_key": any(big_key(f) for f in resource.fields),
+        "uses_big_key": uses_big_key,
+        "table_options": _table_options(resource, uses_big_key),
         "uses_exact_decimal": any(f.is_decimal for f in resource.fields),
         "uses_stored_file": any(f.is_file for f in resource.fields),
         "uses_sa": any("sa." in line for line in columns) or uniques or links,
@@ -121,6 +123,18 @@ def resource_context(resource: ir.Resource, project: ir.Project) -> dict[str, An
         "unique_constraints": uniques,
         "adopted": resource.adopted,
     }
+
+
+def _table_options(resource: ir.Resource, uses_big_key: bool) -> str | None:
+    """The model's table keywords: an adopted table is marked so in its ``info``
+    (the emitted tests create it, as migrations never do); AUTOINCREMENT on SQLite
+    for a 64-bit key."""
+    options: dict[str, Any] = {}
+    if resource.adopted:
+        options["info"] = {"adopted": True}
+    if uses_big_key:
+        options["sqlite_autoincrement"] = True
+    return literal(options) if options else None
 
 
 def migration_context(project: ir.Project) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from app.core.migrations import downgrade, upgrade
 from app.core.models import Base
 from app.core.users import User, create_user
 from app.main import create_app
+from tests.adopted_tables import create_adopted_tables
 from tests.gadget_parts import CURSOR_NAMES, ListClient
 from tests.gadgets import Gadget, gadget_app
 from tests.helpers import (
@@ -84,7 +85,7 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not url:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
     upgrade(url)
-    adopted = _create_adopted_tables(url)
+    adopted = create_adopted_tables(url)
     yield url
     downgrade(url)
     _drop_tables(url, adopted)
@@ -163,19 +164,6 @@ def seven_gadgets(app: FastAPI, user: User) -> Iterator[ListClient]:
         with TestClient(application, headers={"Accept": "application/json"}) as test:
             authorize(test, user.email, PASSWORD)
             yield ListClient(test, application.state.engine.dialect.name)
-
-
-def _create_adopted_tables(url: str) -> list[sa.Table]:
-    """Tables that existed before the panel (``adopted:``): migrations never create
-    them, so an empty test database gets them from the models."""
-    engine = create_db_engine(url)
-    try:
-        existing = set(sa.inspect(engine).get_table_names())
-        missing = [t for t in Base.metadata.sorted_tables if t.name not in existing]
-        Base.metadata.create_all(engine, tables=missing)
-        return missing
-    finally:
-        engine.dispose()
 
 
 def _drop_tables(url: str, tables: list[sa.Table]) -> None:
