@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -26,22 +26,26 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 MARIADB = {"host": "127.0.0.1", "port": 3306, "user": "root"}
 
 
-# The conformance suite's served deployments start once per worker (see
-# tests/conformance/conftest.py): with pytest-xdist (``-n auto --dist loadgroup``) its
-# tests go to two groups, the SQLite deployments and those on a database server, so each
-# deployment starts in one worker only; every other module is a unit of its own.
-CONFORMANCE = REPO / "tests" / "conformance"
-SERVER_DATABASES = {"postgres", "mariadb"}
+# With pytest-xdist (``-n auto``) each conformance module runs whole in one worker, in
+# its order: its module-scoped deployments start once, and a test comparing both
+# frameworks' pages sees what the module's earlier tests did to both. (The session's
+# shared deployments, ``fleet``, start in each worker that uses them.) Every other test
+# is a unit of its own. xdist's own ``xdist_group`` marks cannot say this on pytest 9.2+
+# (they rename test ids, which pytest no longer lets a plugin do), so the scheduler
+# groups by path itself.
+CONFORMANCE_IDS = "tests/conformance/"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if CONFORMANCE in Path(item.fspath).parents:
-            callspec = getattr(item, "callspec", None)
-            words = set(callspec.id.split("-")) if callspec else set()
-            on_server = bool(words & SERVER_DATABASES)
-            group = "conformance-servers" if on_server else "conformance-sqlite"
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Conformance tests by module, every other test on its own."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ConformanceModules(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path.startswith(CONFORMANCE_IDS) else nodeid
+
+    return ConformanceModules(config, log)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -217,6 +217,49 @@ def test_the_list_orders_by_the_parts_and_pages_by_offset(
     assert _both(apis, "GET", crud(LINK))[1]["data"] == []
 
 
+def test_a_link_table_exports_and_imports_back_by_its_parts(
+    apis: dict[str, Api], tunes: dict[str, list[int]]
+) -> None:
+    _, p2 = tunes["playlists"]
+    t1, t2, t3 = tunes["tracks"]
+    base = f"/admin/resource/{LINK.uri}/handler"
+    csv_body = {"headers": {"Content-Type": "text/csv"}}
+    text = f"playlist,track,position\n{p2},{t1},1\n{p2},{t2},2\n"
+    status, body, _ = _both(apis, "POST", f"{base}/import", content=text, **csv_body)
+    assert (status, body["created"], body["updated"]) == (200, 2, 0), body
+    # A row naming a pair that exists updates it; its parts stay as they are.
+    text = f"playlist,track,position\n{p2},{t1},9\n{p2},{t3},3\n"
+    status, body, _ = _both(apis, "POST", f"{base}/import", content=text, **csv_body)
+    assert (status, body["created"], body["updated"]) == (200, 1, 1), body
+    assert _both(apis, "GET", crud(LINK, f"{p2},{t1}"))[1]["position"] == 9
+    # A part missing or not of its kind: the row is refused, nothing written.
+    text = f"playlist,track,position\n{p2},,4\n{p2},x,5\n"
+    status, body, _ = _both(apis, "POST", f"{base}/import", content=text, **csv_body)
+    assert status == 422 and sorted(body["errors"]) == ["row 2", "row 3"], body
+    exports = {
+        framework: api.get(
+            f"{base}/export",
+            params={"filter[playlist]": p2},
+            headers={"Accept": "text/csv"},
+        )
+        for framework, api in apis.items()
+    }
+    assert {e.status_code for e in exports.values()} == {200}
+    assert exports["django"].text == exports["fastapi"].text
+    assert exports["fastapi"].text.splitlines() == [
+        "playlist,track,position",
+        f"{p2},{t1},9",
+        f"{p2},{t2},2",
+        f"{p2},{t3},3",
+    ]
+    text = exports["fastapi"].text
+    status, body, _ = _both(apis, "POST", f"{base}/import", content=text, **csv_body)
+    assert (status, body["created"], body["updated"]) == (200, 0, 3), body
+    keys = [f"{p2},{t}" for t in (t1, t2, t3)]
+    status, body, _ = _both(apis, "DELETE", crud(LINK), json={"ids": keys})
+    assert (status, body["deleted"]) == (200, 3)
+
+
 @pytest.mark.parametrize(
     "segment",
     ["1", "1,2,3", "1,%25zz", "x,1", "1,", "%2C", "1%2C2%2C3"],

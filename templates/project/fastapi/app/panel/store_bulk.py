@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Column, ColumnElement, Connection, Engine, Select, select
+from sqlalchemy import Column, ColumnElement, Connection, Engine, Select
 from sqlalchemy.exc import DataError, IntegrityError
 
 from app.core import history
@@ -75,6 +75,14 @@ class BulkMethods:
 
         def _conditions(self, query: ListQuery) -> list[ColumnElement[bool]]: ...
 
+        def _keys(self) -> Select[Any]: ...
+
+        def _bound(self, key: Any) -> dict[str, Any]: ...
+
+        def _read_keys(
+            self, connection: Connection, statement: Select[Any]
+        ) -> list[Any]: ...
+
         def _order(self, query: ListQuery) -> list[ColumnElement[Any]]: ...
 
         def _prepare(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
@@ -96,23 +104,22 @@ class BulkMethods:
         Records deleted meanwhile are skipped, and none comes twice.
         """
         keys_query = (
-            select(self._key)
+            self._keys()
             .where(*self._conditions(query), *self.scope(actor))
             .order_by(*self._order(query))
         )
         with transaction(engine) as connection:
-            keys = connection.execute(keys_query).scalars().all()
-        position = self._names.index(self._key.key)
+            keys = self._read_keys(connection, keys_query)
+        key_of = self._resource.key_of
         for start in range(0, len(keys), size):
             chunk = keys[start : start + size]
             with transaction(engine) as connection:
                 rows = connection.execute(self._select.where(self._key.in_(chunk)))
-                found = {row[position]: row for row in rows}
-                records = [
-                    dict(zip(self._names, found[k], strict=True))
-                    for k in chunk
-                    if k in found
-                ]
+                found = {
+                    key_of(record): record
+                    for record in (dict(zip(self._names, r, strict=True)) for r in rows)
+                }
+                records = [found[k] for k in chunk if k in found]
                 self.links.attach(connection, records)
             yield records
 
@@ -139,8 +146,8 @@ class BulkMethods:
         with transaction(engine) as connection:
             for start in range(0, len(keys), _CHUNK):
                 chunk = keys[start : start + _CHUNK]
-                statement = select(self._key).where(self._key.in_(chunk), *scope)
-                found.update(connection.execute(statement).scalars())
+                statement = self._keys().where(self._key.in_(chunk), *scope)
+                found.update(self._read_keys(connection, statement))
         return found
 
     def import_records(
@@ -187,6 +194,8 @@ class BulkMethods:
 
     def _catch_up(self, connection: Connection, rows: Sequence[ImportRow]) -> None:
         """After records kept their keys, PostgreSQL's key sequence moves past them."""
+        if self._resource.key_parts:  # a composite key: given, never a sequence's
+            return
         # The column's key is the field's name, its name the database's.
         largest = largest_kept_key(rows, self._key.key)
         if largest is not None and connection.dialect.name == "postgresql":
@@ -225,7 +234,7 @@ class BulkMethods:
         if values:
             row = self._update_row(connection, key, values, actor)
         else:
-            row = connection.execute(self._select_one, {"key": key}).first()
+            row = connection.execute(self._select_one, self._bound(key)).first()
         if row is None:
             return [record_gone(self.label, key)]
         self.links.write(connection, key, links)

@@ -46,6 +46,7 @@ class BulkMethods:
     _key: str
     _key_name: str
     _key_column: str  # the key's column in the database
+    _composite: bool  # a composite key (Django's CompositePrimaryKey, ``pk``)
     _manager: models.Manager[Any]
     _table: str
     _rows: models.QuerySet[Any, dict[str, Any]]
@@ -85,7 +86,7 @@ class BulkMethods:
         for start in range(0, len(keys), size):
             chunk = keys[start : start + size]
             rows = self._rows.filter(**{self._key + "__in": chunk})
-            found = {row[self._key_name]: row for row in rows}
+            found = {self._resource.key_of(row): row for row in rows}
             records = [dict(found[k]) for k in chunk if k in found]
             self.links.attach(records)
             yield records
@@ -147,6 +148,8 @@ class BulkMethods:
 
     def _catch_up(self, rows: Sequence[ImportRow]) -> None:
         """After records kept their keys, PostgreSQL's key sequence moves past them."""
+        if self._composite:  # a composite key: given, never a sequence's
+            return
         largest = largest_kept_key(rows, self._key_name)
         if largest is not None and connection.vendor == "postgresql":
             with connection.cursor() as cursor:

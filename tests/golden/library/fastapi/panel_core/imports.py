@@ -107,14 +107,17 @@ def check_each(
     for row in rows:
         update = row.key is not None and row.key in existing
         cells: Mapping[str, Any] = row.values
-        if not update and row.key is not None and inputs.client_key is not None:
+        if inputs.key_parts:  # a composite key's parts: given on create, then kept
+            if update:
+                cells = {k: v for k, v in cells.items() if k not in inputs.key_parts}
+        elif not update and row.key is not None and inputs.client_key is not None:
             cells = {inputs.client_key: row.key, **row.values}
         try:
             values = inputs.from_text(cells, create=not update)
         except InvalidInput as exc:
             errors[row.label] = [m for group in exc.errors.values() for m in group]
             continue
-        if not update and row.key is not None and keep_keys:
+        if not update and row.key is not None and keep_keys and not inputs.key_parts:
             values = {inputs.key_name: row.key, **values}
         checked.append((row.label, row.key if update else None, values))
     return checked, errors

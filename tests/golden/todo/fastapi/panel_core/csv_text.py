@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from .composite_keys import CompositeKey
 from .fields import Field, File, json_type
 from .files import StoredFile
-from .query import parse_key, to_utc
+from .query import parse_key, parse_value, to_utc
 from .resource import Resource
 from .translation import gettext
 
@@ -173,7 +174,7 @@ def _columns(resource: type[Resource], names: list[str]) -> list[Field | None]:
         if field is None and name not in resource.has_many_map:
             unknown = gettext("The column %(name)r is not a field of this resource.")
             problems.append(unknown % {"name": name})
-        writable = field is not None and (field.writable or field.key)
+        writable = field is not None and (field.writable or field.key or field.key_part)
         uploaded = isinstance(field, File)  # a file is uploaded, never named
         columns.append(field if writable and not uploaded else None)
     if problems:
@@ -203,7 +204,24 @@ def _row(
             values[field.name] = text
         elif field.accepts_null:
             values[field.name] = None
+    if resource.key_parts:  # the parts are cells of their own, the key their values
+        key = _composite_key(resource, values)
     return CsvRow(label, key, values)
+
+
+def _composite_key(resource: type[Resource], values: dict[str, Any]) -> Any:
+    """The key a row's parts name, or None (a part missing or not a value of its
+    kind: the row then creates a record, and its checks name the part)."""
+    texts = [values.get(name) for name in resource.key_parts]
+    if any(not isinstance(text, str) or text == "" for text in texts):
+        return None
+    try:
+        parsed = [
+            parse_value(f, t) for f, t in zip(resource.key_fields, texts, strict=True)
+        ]
+    except ValueError:
+        return None
+    return CompositeKey(parsed)
 
 
 def _key(resource: type[Resource], text: str) -> Any:

@@ -373,6 +373,7 @@ class Inputs:
         # The key a client gives on create (a string key), else None.
         self.client_key = next((f.name for f in resource.fields if f.client_key), None)
         self.key_name = resource.key_name()
+        self.key_parts = resource.key_parts  # a composite key's fields, else ()
         self._resource = resource
         self._max_ids = max_ids
         # A composite key is written as in its URL ("3,17"), in JSON as in a query.
