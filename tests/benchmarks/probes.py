@@ -96,6 +96,8 @@ async def _lifespan(app: Any) -> None:
 
 async def _call(app: Any, method: str, target: str, headers: dict, body: bytes = b""):
     path, _, query = target.partition("?")
+    if body:  # as an HTTP server passes it on: a body comes with its length
+        headers = {**headers, "content-length": str(len(body))}
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -136,6 +138,8 @@ async def _login(app: Any, credentials: dict) -> dict[str, str]:
         app, "POST", "/admin/authenticate", headers, json.dumps(credentials).encode()
     )
     data = json.loads(answer["body"])
+    if answer["status"] != 200:
+        raise SystemExit(f"logging in answered {answer['status']}: {data}")
     if "token" in data:
         return {
             "accept": "application/json",
