@@ -119,11 +119,22 @@ def _expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
+# The image's natural width once it has loaded or failed (0).
+_NATURAL_WIDTH = """img => img.complete ? img.naturalWidth : new Promise(done => {
+    img.addEventListener("load", () => done(img.naturalWidth), {once: true});
+    img.addEventListener("error", () => done(0), {once: true});
+})"""
+
+
 def _loaded(tab: Any, selector: str) -> int:
-    """The natural width of the image ``selector`` once loaded (0: broken)."""
+    """The natural width of the image ``selector`` once it has loaded (0: broken).
+
+    Visible is not loaded: a thumbnail the server makes from a file kept in S3 may
+    still be on its way, so this waits for the image's load or error event.
+    """
     image = tab.locator(selector).first
     _expect()(image).to_be_visible()
-    return int(image.evaluate("img => img.complete ? img.naturalWidth : 0"))
+    return int(image.evaluate(_NATURAL_WIDTH))
 
 
 def test_upload_list_download_and_replace(tab: Any) -> None:
