@@ -2,8 +2,8 @@
 
 A one-column foreign key to a resource's one-field key becomes a relation field
 (with its delete rule), a part of a composite key included; any other is noted and
-its columns stay plain fields. One relation of
-each cycle of required relations is made optional (M035 refuses such cycles).
+its columns stay plain fields. One relation of each cycle of required relations is
+made optional (M035 refuses such cycles).
 """
 
 from __future__ import annotations

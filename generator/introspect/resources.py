@@ -2,9 +2,9 @@
 
 A table becomes a resource when it has a key the manifest can say (one column: an
 integer, a uuid or a string; several: a composite key, ``keys.py``); else it is
-skipped with a note. A column
-becomes a field (a relation when a one-column foreign key refers to a resource's
-key) unless its type is unknown to the manifest, which is noted too.
+skipped with a note. A column becomes a field (a relation when a one-column foreign
+key refers to a resource's key) unless its type is unknown to the manifest, which is
+noted too.
 """
 
 from __future__ import annotations
@@ -76,8 +76,6 @@ def _resource(
             continue
         if column.name in key.parts:
             _as_key_part(options, f"{table.name}.{column.name}", notes)
-            if options.get("format") == "text":
-                del options["format"]
         if column.name in listed and _with_enum(options, listed[column.name]):
             listed[column.name] = []  # said: no note
         resource.fields[name] = _mapped(options, name, column)

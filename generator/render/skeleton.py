@@ -22,7 +22,12 @@ from typing import Any
 import yaml
 
 from ..errors import TemplateError
-from ..paths import TEMPLATE_NOISE, project_template, shared_template
+from ..paths import (
+    TEMPLATE_NOISE,
+    is_template_noise,
+    project_template,
+    shared_template,
+)
 
 # The copier settings skeleton_files does as copier does; any other: copier renders.
 _SETTINGS = {"_min_copier_version", "_subdirectory", "_templates_suffix", "_envops"}
@@ -98,7 +103,7 @@ def skeleton_files(data: Mapping[str, Any]) -> dict[str, bytes] | None:
         return None
     if files is None:
         return None
-    files.update(_plain_files(shared_template(), TEMPLATE_NOISE))
+    files.update(_plain_files(shared_template()))
     return dict(sorted(files.items(), key=lambda item: item[0].split("/")))
 
 
@@ -153,10 +158,10 @@ def _rendered(
     return files
 
 
-def _plain_files(root: Path, ignored: tuple[str, ...]) -> dict[str, bytes]:
+def _plain_files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` by its POSIX path, bytecode and tool caches aside."""
     return {
         path.relative_to(root).as_posix(): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file()
-        and not _excluded(path.relative_to(root).as_posix(), list(ignored))
+        if path.is_file() and not is_template_noise(path.relative_to(root))
     }

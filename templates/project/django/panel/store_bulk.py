@@ -46,7 +46,6 @@ class BulkMethods:
     _key: str
     _key_name: str
     _key_column: str  # the key's column in the database
-    _composite: bool  # a composite key (Django's CompositePrimaryKey, ``pk``)
     _manager: models.Manager[Any]
     _table: str
     _rows: models.QuerySet[Any, dict[str, Any]]
@@ -148,7 +147,7 @@ class BulkMethods:
 
     def _catch_up(self, rows: Sequence[ImportRow]) -> None:
         """After records kept their keys, PostgreSQL's key sequence moves past them."""
-        if self._composite:  # a composite key: given, never a sequence's
+        if self._resource.key_parts:  # a composite key: given, never a sequence's
             return
         largest = largest_kept_key(rows, self._key_name)
         if largest is not None and connection.vendor == "postgresql":
