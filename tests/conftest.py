@@ -107,11 +107,34 @@ def generated(tmp_path_factory: pytest.TempPathFactory):
     return make
 
 
+# Ports for the servers the tests start, below Linux's ephemeral range (where bind(0)
+# and outgoing connections take theirs), a band per pytest-xdist worker.
+_PORT_BANDS, _PORT_BAND_SIZE, _PORT_BASE = 12, 1000, 20000
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    """A free TCP port on the loopback interface."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free TCP port on the loopback interface, never handed out twice in a run.
+
+    A server binds its port seconds after it is chosen (its migrations run first).
+    With ``bind(0)`` another worker could be given the same port meanwhile and its
+    server would answer in this one's place; here each worker takes ports from a band
+    of its own, outside the range the kernel hands out.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    band = int(worker) % _PORT_BANDS if worker.isdigit() else 0
+    low = _PORT_BASE + band * _PORT_BAND_SIZE
+    for port in range(low, low + _PORT_BAND_SIZE):
+        if port in _handed_out:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port left in {low}-{low + _PORT_BAND_SIZE - 1}")
 
 
 def project_env(project: Path, database_url: str) -> dict[str, str]:
