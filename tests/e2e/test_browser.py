@@ -268,6 +268,7 @@ AUTHORS = "/admin/resource/author-resource/index-page"
 
 
 def _names(page: Any) -> list[str]:
+    page.wait_for_load_state("load")  # as _titles: the rows once parsed
     return sorted(
         page.locator("table.records tbody tr td:nth-child(3)").all_inner_texts()
     )
@@ -338,7 +339,8 @@ def _history(page: Any) -> None:
     recent changes name her."""
     page.locator("tr", has_text="Octavia Estelle Butler").locator("text=View").click()
     changes = page.locator("section.history li[data-action]")
-    assert changes.count() == 3
+    # The click returns once its navigation has committed: wait for the list.
+    pytest.importorskip("playwright.sync_api").expect(changes).to_have_count(3)
     actions = [changes.nth(n).get_attribute("data-action") for n in range(3)]
     assert actions == ["updated", "updated", "created"]
     newest = changes.first.inner_text()

@@ -291,7 +291,8 @@ def test_the_picker_searches_and_chooses_and_an_edit_keeps_the_value(
     saved = tab.locator(".flash-success").inner_text()
     assert re.fullmatch(r"Appointment “.+” saved\.", saved), saved
     tab.goto(f"{APPOINTMENTS}/index-page?filter[patient]={chosen}")
-    assert tab.locator("table.records", has_text="First visit, kept").count() == 1
+    kept = tab.locator("table.records", has_text="First visit, kept")
+    _sync_api().expect(kept).to_have_count(1)
 
 
 @pytest.mark.parametrize("browser_page", FRAMEWORKS, indirect=True)
@@ -306,7 +307,8 @@ def test_the_same_picker_filters_the_index_page(browser_page: Any) -> None:
     tab.click("text=Apply")
     query = urlsplit(tab.url).query
     assert "filter%5Bpatient%5D=10000" in query or "filter[patient]=10000" in query
-    assert tab.locator("table.records tbody", has_text="Check-up").count() == 1
+    checkup = tab.locator("table.records tbody", has_text="Check-up")
+    _sync_api().expect(checkup).to_have_count(1)
 
 
 def _patient_name(key: int) -> tuple[str, str, int]:
