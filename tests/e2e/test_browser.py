@@ -206,6 +206,7 @@ def _edit_with_an_error(page: Any, shoot: Shoot) -> None:
 
 def _delete_from_the_detail_page(page: Any, shoot: Shoot) -> None:
     page.locator("tr", has_text="Dune Messiah").locator("text=View").click()
+    page.wait_for_load_state("load")
     assert page.locator("dl.record").inner_text().count("Dune Messiah") == 1
     assert page.locator("dl.record a", has_text="Frank Herbert").count() == 1
     shoot("book-detail")
