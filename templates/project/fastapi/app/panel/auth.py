@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.core.auth_state import NOT_REVOKED, revoke_token
 from app.core.config import Settings
-from app.core.db import LoopReader
+from app.core.readers import LoopReader
 from app.core.users import BY_ID, User, get_user, read_user, user_query
 
 from .errors import Unauthenticated
@@ -89,7 +89,7 @@ async def load_user(
     """
     reader: LoopReader | None = request.app.state.reader
     if reader is not None:
-        return read_user(reader, user_id, statement, **values)
+        return await read_user(reader, user_id, statement, **values)
     engine = request.app.state.engine
     return await run_in_threadpool(get_user, engine, user_id, statement, **values)
 

@@ -9,7 +9,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.core.config import Settings, get_settings
-from app.core.db import create_db_engine, loop_reader
+from app.core.db import create_db_engine
+from app.core.readers import loop_reader
 from app.oag.routes import install_docs
 from app.pages import PAGES
 from app.panel.actions import router as actions_router

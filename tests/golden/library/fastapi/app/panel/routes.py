@@ -18,7 +18,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from app.core.config import Settings
-from app.core.db import LoopReader
+from app.core.readers import LoopReader
 from panel_core.abilities import DELETE, VIEW
 from panel_core.after_save import SAVE_CHOICE, after_save, deleted_message
 from panel_core.children import with_children
@@ -144,7 +144,7 @@ async def index(request: Request, panel: Panel) -> Response:
     found = None
     reader: LoopReader | None = request.app.state.reader
     if reader is not None and not panel.lifecycle.scoped and not panel.store.links:
-        found = panel.store.read_page(reader, query)  # SQLite, nothing narrowed
+        found = await panel.store.read_page(reader, query)  # nothing narrowed
     if found is None:
         found = await run_in_threadpool(
             panel.store.list_page, _engine(request), query, actor(request, panel)
@@ -194,7 +194,7 @@ async def show(request: Request, panel: Panel) -> Response:
     reader: LoopReader | None = request.app.state.reader
     lifecycle = panel.lifecycle
     if reader is not None and not lifecycle.scoped and not panel.store.links:
-        record = panel.store.read(reader, key)  # SQLite: quicker than a pool hop
+        record = await panel.store.read(reader, key)  # quicker than a pool hop
     else:
         record = await run_in_threadpool(
             panel.store.fetch, _engine(request), key, actor(request, panel)

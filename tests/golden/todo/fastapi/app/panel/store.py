@@ -4,7 +4,8 @@ Statements are built once, when the store is created; a request only adds its ow
 conditions. Each public method is one unit of work for one threadpool hop: it takes the
 engine, runs one transaction and returns plain dicts, in field declaration order. The
 exceptions are ``read`` and ``read_page`` (``store_pages``): one record, or a page of a
-list nobody narrowed, through an SQLite ``LoopReader``, on the event loop.
+list nobody narrowed, through a ``LoopReader`` (SQLite, PostgreSQL), on the event
+loop.
 
 Every method takes the ``Actor`` of the request (``panel_core.lifecycle``): its scope
 narrows what the method may reach, and the resource's hooks run inside each write's
@@ -55,8 +56,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import DataError, IntegrityError
 
 from app.core import history
-from app.core.db import LoopReader, folded, returns_rows, transaction
+from app.core.db import folded, returns_rows, transaction
 from app.core.passwords import hash_password
+from app.core.readers import LoopReader
 from panel_core import fields as kernel
 from panel_core.abilities import DELETE, UPDATE
 from panel_core.decimals import refuse_inexact
@@ -369,9 +371,9 @@ class Store(BulkMethods, ActionMethods, PageMethods):
         with transaction(engine) as connection:
             return self._fetch_in(connection, key, actor)
 
-    def read(self, reader: LoopReader, key: Any) -> Record:
-        """``fetch`` on the event loop, through an SQLite ``LoopReader`` (no scope)."""
-        row = reader.first(self._read_one, self._bound(key))
+    async def read(self, reader: LoopReader, key: Any) -> Record:
+        """``fetch`` on the event loop, through a ``LoopReader`` (no scope)."""
+        row = await reader.first(self._read_one, self._bound(key))
         if row is None:
             raise self._not_found(key)
         return dict(zip(self._names, row, strict=True))

@@ -1,9 +1,9 @@
-"""List pages nobody narrowed, read on the event loop (SQLite).
+"""List pages nobody narrowed, read on the event loop (SQLite, PostgreSQL).
 
 ``Store`` inherits ``read_page``. A page of the whole list (no filter, search, tag,
 scope or cursor) in one of its orders is one statement rendered once per order: the
 page's rows, each with the list's count as a last column (an uncorrelated subquery,
-which SQLite runs once), so the rows and the total come from one snapshot and one
+which the database runs once), so the rows and the total come from one snapshot and one
 round trip. Only a page past the end, which has no row to carry the count, asks for
 it alone. It runs through the ``LoopReader``, as a record's read does: no pool
 checkout, no thread hop, no SQL compiled per request. Anything else is ``None``:
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Integer, Select, bindparam
 
-from app.core.db import LoopReader
+from app.core.readers import LoopReader
 from panel_core.query import EXACT, NO_TOTAL, ListQuery
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class PageMethods:
 
         def _order(self, query: ListQuery) -> list[ColumnElement[Any]]: ...
 
-    def read_page(
+    async def read_page(
         self, reader: LoopReader, query: ListQuery
     ) -> tuple[list[Record], int | None] | None:
         """``list_page`` of a live list nobody narrowed, through ``reader``; ``None``
@@ -55,14 +55,14 @@ class PageMethods:
             return None
         page, count = statements
         values = {"limit": query.limit, "offset": query.offset}
-        rows = reader.all(page, values)
+        rows = await reader.all(page, values)
         # zip stops before the count, the last column of an exact page's rows.
         records = [dict(zip(self._names, row, strict=False)) for row in rows]
         if query.total != EXACT:
             return records, None
         if rows:
             return records, int(rows[0][-1])
-        total = reader.first(count, {})
+        total = await reader.first(count, {})
         return records, int(total[0]) if total else 0
 
     def _page_statements(

@@ -1,15 +1,16 @@
-"""The event-loop reads on SQLite: the same records, pages and users as SQLAlchemy's.
+"""The event-loop reads: the same records, pages and users as SQLAlchemy's.
 
-Records, list pages nobody narrowed and users are read on the event loop through a raw sqlite3 connection
-(``app.core.db.LoopReader``) when the database is an SQLite file; these tests hold
-those reads to what the thread-pool path (SQLAlchemy) gives, value and type.
+Records, list pages nobody narrowed and users are read on the event loop
+(``app.core.readers``) when the database is an SQLite file or PostgreSQL; these tests
+hold those reads to what the thread-pool path (SQLAlchemy) gives, value and type.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.core.auth_state import NOT_REVOKED, revoke_token
-from app.core.db import LoopReader
+from app.core.readers import LoopReader
 from app.core.users import User, get_user, read_user, user_query
 from panel_core.query import parse_key
 from tests.helpers import post_create, record_key
@@ -30,8 +31,15 @@ SAMPLES = Path(__file__).with_name("samples.json")
 def _reader(app: FastAPI) -> LoopReader:
     reader: LoopReader | None = app.state.reader
     if reader is None:
-        pytest.skip("the event-loop reads serve SQLite files only")
+        pytest.skip("the event-loop reads serve SQLite files and PostgreSQL only")
     return reader
+
+
+@pytest.fixture
+def on_loop() -> Iterator[Callable[[Coroutine[Any, Any, Any]], Any]]:
+    """Runs a read to its end on one event loop for the test, as a server's is."""
+    with asyncio.Runner() as runner:
+        yield runner.run
 
 
 def _created_samples(client: TestClient) -> Iterator[tuple[dict[str, Any], Any, Any]]:
@@ -51,7 +59,7 @@ def _created_samples(client: TestClient) -> Iterator[tuple[dict[str, Any], Any, 
 
 
 def test_records_read_on_the_loop_are_what_sqlalchemy_reads(
-    app: FastAPI, client: TestClient
+    app: FastAPI, client: TestClient, on_loop: Callable[..., Any]
 ) -> None:
     reader, engine = _reader(app), app.state.engine
     for sample, record, key in _created_samples(client):
@@ -59,35 +67,34 @@ def test_records_read_on_the_loop_are_what_sqlalchemy_reads(
         served = app.state.registry.get(sample["resource"])
         stored = parse_key(type(served.resource), str(key))  # as the routes parse it
         store = served.store
-        on_loop, in_pool = store.read(reader, stored), store.fetch(engine, stored)
-        assert on_loop == in_pool
-        assert [type(v) for v in on_loop.values()] == [
-            type(v) for v in in_pool.values()
-        ]
+        read = on_loop(store.read(reader, stored))
+        in_pool = store.fetch(engine, stored)
+        assert read == in_pool
+        assert [type(v) for v in read.values()] == [type(v) for v in in_pool.values()]
         assert client.get(f"{url}/{quote(str(key), safe='')}").json() == record
 
 
 def test_users_read_on_the_loop_are_what_sqlalchemy_reads(
-    app: FastAPI, user: User
+    app: FastAPI, user: User, on_loop: Callable[..., Any]
 ) -> None:
     reader, engine = _reader(app), app.state.engine
-    assert read_user(reader, user.id) == get_user(engine, user.id) == user
-    assert read_user(reader, user.id + 1) is None
+    assert on_loop(read_user(reader, user.id)) == get_user(engine, user.id) == user
+    assert on_loop(read_user(reader, user.id + 1)) is None
     token_user = user_query(NOT_REVOKED)
-    assert read_user(reader, user.id, token_user, jti="a") == user
+    assert on_loop(read_user(reader, user.id, token_user, jti="a")) == user
     revoke_token(engine, "a", expires_at=2**40, now=0)
-    assert read_user(reader, user.id, token_user, jti="a") is None
+    assert on_loop(read_user(reader, user.id, token_user, jti="a")) is None
     assert get_user(engine, user.id, token_user, jti="a") is None
 
 
 def test_disposing_the_engine_closes_the_loop_connections(
-    app: FastAPI, user: User
+    app: FastAPI, user: User, on_loop: Callable[..., Any]
 ) -> None:
     reader = _reader(app)
-    assert read_user(reader, user.id) == user
+    assert on_loop(read_user(reader, user.id)) == user
     app.state.engine.dispose()
     assert not reader._opened
-    assert read_user(reader, user.id) == user  # a new connection, when needed
+    assert on_loop(read_user(reader, user.id)) == user  # a new connection, when needed
 
 
 def _list_params(resource: Any) -> list[list[tuple[str, str]]]:
@@ -101,7 +108,7 @@ def _list_params(resource: Any) -> list[list[tuple[str, str]]]:
 
 
 def test_list_pages_read_on_the_loop_are_what_sqlalchemy_reads(
-    app: FastAPI, client: TestClient
+    app: FastAPI, client: TestClient, on_loop: Callable[..., Any]
 ) -> None:
     reader, engine = _reader(app), app.state.engine
     list(_created_samples(client))
@@ -109,12 +116,12 @@ def test_list_pages_read_on_the_loop_are_what_sqlalchemy_reads(
     for served in app.state.registry:
         for params in _list_params(served.resource):
             query = served.list_query(params, paging_modes=True)
-            on_loop = served.store.read_page(reader, query)
-            if on_loop is None:
+            page = on_loop(served.store.read_page(reader, query))
+            if page is None:
                 continue
             read += 1
-            assert on_loop == served.store.list_page(engine, query, None)
+            assert page == served.store.list_page(engine, query, None)
         whole = served.list_query([], paging_modes=True)
         narrowed = dataclasses.replace(whole, search="x")
-        assert served.store.read_page(reader, narrowed) is None
+        assert on_loop(served.store.read_page(reader, narrowed)) is None
     assert read

@@ -15,9 +15,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.db import LoopReader, returns_rows, transaction
+from app.core.db import returns_rows, transaction
 from app.core.models import Base, BigKey
 from app.core.passwords import hash_password, needs_rehash, verify_password
+from app.core.readers import LoopReader
 from panel_core.abilities import ADMIN
 from panel_core.accounts import normalize_email
 
@@ -98,14 +99,14 @@ def get_user(
     return _user(row)
 
 
-def read_user(
+async def read_user(
     reader: LoopReader,
     user_id: int,
     statement: sa.Select[Any] = BY_ID,
     **values: Any,
 ) -> User | None:
-    """``get_user`` on the event loop, through an SQLite ``LoopReader``."""
-    return _user(reader.first(statement, {**values, "user_id": user_id}))
+    """``get_user`` on the event loop, through a ``LoopReader``."""
+    return _user(await reader.first(statement, {**values, "user_id": user_id}))
 
 
 def find_user(engine: Engine, email: str) -> User | None:
