@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.core.auth_state import NOT_REVOKED, revoke_token
-from app.core.readers import LoopReader
+from app.core.readers import READER_CONNECTIONS, LoopReader
 from app.core.users import User, get_user, read_user, user_query
 from panel_core.query import parse_key
 from tests.helpers import post_create, record_key
@@ -125,3 +125,31 @@ def test_list_pages_read_on_the_loop_are_what_sqlalchemy_reads(
         narrowed = dataclasses.replace(whole, search="x")
         assert on_loop(served.store.read_page(reader, narrowed)) is None
     assert read
+
+
+def test_concurrent_reads_share_a_few_connections(
+    app: FastAPI, user: User, on_loop: Callable[..., Any]
+) -> None:
+    reader = _reader(app)
+
+    async def many() -> list[User | None]:
+        reads = [read_user(reader, user.id) for _ in range(4 * READER_CONNECTIONS)]
+        return list(await asyncio.gather(*reads))
+
+    assert on_loop(many()) == [user] * 4 * READER_CONNECTIONS
+    assert 1 <= len(reader._opened) <= READER_CONNECTIONS
+
+
+def test_a_connection_the_server_dropped_is_replaced(
+    app: FastAPI, user: User, on_loop: Callable[..., Any]
+) -> None:
+    reader, engine = _reader(app), app.state.engine
+    if engine.dialect.name != "postgresql":
+        pytest.skip("a PostgreSQL server ends connections; an SQLite file does not")
+    assert on_loop(read_user(reader, user.id)) == user
+    with engine.connect() as connection:  # as a server restart or an idle timeout
+        connection.exec_driver_sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    assert on_loop(read_user(reader, user.id)) == user
