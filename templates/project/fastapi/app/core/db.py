@@ -1,12 +1,14 @@
 """The database engine, tuned per backend, and the transactions requests run in.
 
 SQLite gets WAL, enforced foreign keys, a busy timeout, a larger page cache and the
-search's case folding (``folded``) on every connection; writes start with ``BEGIN IMMEDIATE`` so two writers queue on the busy
-timeout instead of failing when a read lock cannot be upgraded. PostgreSQL goes
-through psycopg 3 with a connection pool, in UTC, giving up on a connection after
-``CONNECT_TIMEOUT`` seconds. MySQL and MariaDB go through PyMySQL (pure Python) with
-the same pool and timeout, in utf8mb4, in UTC and in strict SQL mode
-(``MYSQL_SESSION``). ``database_problem`` asks whether the database answers.
+search's case folding (``folded``) on every connection; writes start with ``BEGIN
+IMMEDIATE`` so two writers queue on the busy timeout instead of failing when a read
+lock cannot be upgraded, and the writers of one process take turns on a lock first
+(``transaction``). PostgreSQL goes through psycopg 3 with a connection pool, in UTC,
+giving up on a connection after ``CONNECT_TIMEOUT`` seconds. MySQL and MariaDB go
+through PyMySQL (pure Python) with the same pool and timeout, in utf8mb4, in UTC and
+in strict SQL mode (``MYSQL_SESSION``). ``database_problem`` asks whether the database
+answers.
 
 The hot reads (a record, a list page, the logged-in user) also have a way around the
 pool and the thread hop on SQLite and PostgreSQL: ``app.core.readers``.
@@ -15,8 +17,9 @@ pool and the thread hop on SQLite and PostgreSQL: ``app.core.readers``.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -150,8 +153,48 @@ def _begin_sqlite(connection: Connection) -> None:
 
 @contextmanager
 def transaction(engine: Engine, *, writes: bool = False) -> Iterator[Connection]:
-    """One connection in one transaction: committed on success, rolled back on error."""
-    with engine.connect() as connection:
+    """One connection in one transaction: committed on success, rolled back on error.
+
+    On SQLite, a transaction that ``writes`` first waits for the process's other
+    writers on a lock. SQLite takes one writer at a time anyway; one waiting on the
+    lock starts the moment the last one ends, while one waiting on SQLite's busy
+    handler sleeps between tries (up to 100 ms each): under concurrent writes, most
+    of a write's time. Writers of other processes still queue on the busy timeout.
+    """
+    with _writers(engine) if writes else nullcontext(), engine.connect() as connection:
         connection.execution_options(writes=writes)
         with connection.begin():
             yield connection
+
+
+# Seconds a writer waits for its turn: the busy timeout of _SQLITE_PRAGMAS.
+_TURN_TIMEOUT = 20.0
+
+
+class _Turns:
+    """The writers of one SQLite database in this process, one at a time. One that
+    waits longer than the busy timeout gets SQLite's own answer (503, Retry-After)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(timeout=_TURN_TIMEOUT):
+            raise sqlite3.OperationalError("database is locked")
+
+    def __exit__(self, *_exc: object) -> None:
+        self._lock.release()
+
+
+_SQLITE_WRITERS: dict[str, _Turns] = {}
+_SQLITE_WRITERS_LOCK = threading.Lock()
+
+
+def _writers(engine: Engine) -> AbstractContextManager[Any]:
+    """The turns the writers of ``engine``'s SQLite database take (one per database
+    file in this process); nothing to wait for on other databases."""
+    if engine.dialect.name != "sqlite":
+        return nullcontext()
+    database = str(engine.url.database)
+    with _SQLITE_WRITERS_LOCK:
+        return _SQLITE_WRITERS.setdefault(database, _Turns())

@@ -1,8 +1,9 @@
-"""The event-loop reads: the same records, pages and users as SQLAlchemy's.
+"""The database layer's shortcuts: event-loop reads and SQLite's writer turns.
 
 Records, list pages nobody narrowed and users are read on the event loop
 (``app.core.readers``) when the database is an SQLite file or PostgreSQL; these tests
-hold those reads to what the thread-pool path (SQLAlchemy) gives, value and type.
+hold those reads to what the thread-pool path (SQLAlchemy) gives, value and type. On
+SQLite the writers of a process take turns on a lock (``app.core.db.transaction``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import sqlite3
+import threading
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,9 +24,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from app.core import db
 from app.core.auth_state import NOT_REVOKED, revoke_token
 from app.core.readers import READER_CONNECTIONS, LoopReader
-from app.core.users import User, get_user, read_user, user_query
+from app.core.users import User, create_user, get_user, read_user, user_query
 from panel_core.query import parse_key
 from tests.helpers import post_create, record_key
 
@@ -87,14 +93,21 @@ def test_users_read_on_the_loop_are_what_sqlalchemy_reads(
     assert get_user(engine, user.id, token_user, jti="a") is None
 
 
-def test_disposing_the_engine_closes_the_loop_connections(
+def test_the_loop_connections_close_with_the_engine_and_reopen(
     app: FastAPI, user: User, on_loop: Callable[..., Any]
 ) -> None:
-    reader = _reader(app)
+    reader, engine = _reader(app), app.state.engine
     assert on_loop(read_user(reader, user.id)) == user
-    app.state.engine.dispose()
+    engine.dispose()
     assert not reader._opened
     assert on_loop(read_user(reader, user.id)) == user  # a new connection, when needed
+    if engine.dialect.name == "postgresql":  # a server ends connections too
+        with engine.connect() as connection:  # as a restart or an idle timeout would
+            connection.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        assert on_loop(read_user(reader, user.id)) == user  # on a new connection
 
 
 def _list_params(resource: Any) -> list[list[tuple[str, str]]]:
@@ -140,16 +153,44 @@ def test_concurrent_reads_share_a_few_connections(
     assert 1 <= len(reader._opened) <= READER_CONNECTIONS
 
 
-def test_a_connection_the_server_dropped_is_replaced(
-    app: FastAPI, user: User, on_loop: Callable[..., Any]
+def test_concurrent_writers_all_land(app: FastAPI) -> None:
+    engine = app.state.engine
+
+    def add(number: int) -> User:
+        return create_user(engine, email=f"writer{number}@example.com", password="pw")
+
+    with ThreadPoolExecutor(16) as pool:
+        added = list(pool.map(add, range(32)))
+    assert len({user.id for user in added}) == 32
+    assert all(get_user(engine, user.id) == user for user in added)
+
+
+def test_a_writer_waiting_past_its_turn_is_told_the_database_is_locked(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reader, engine = _reader(app), app.state.engine
-    if engine.dialect.name != "postgresql":
-        pytest.skip("a PostgreSQL server ends connections; an SQLite file does not")
-    assert on_loop(read_user(reader, user.id)) == user
-    with engine.connect() as connection:  # as a server restart or an idle timeout
-        connection.exec_driver_sql(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    assert on_loop(read_user(reader, user.id)) == user
+    engine = app.state.engine
+    if engine.dialect.name != "sqlite":  # the server orders its writers itself
+        assert isinstance(db._writers(engine), nullcontext)
+        return
+    monkeypatch.setattr(db, "_TURN_TIMEOUT", 0.2)
+    holding, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with db._writers(engine):  # another writer's turn (SQLite itself is free)
+            holding.set()
+            done.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        locked = pytest.raises(sqlite3.OperationalError, match="database is locked")
+        with locked, db.transaction(engine, writes=True):
+            pass
+        with db.transaction(engine):  # readers never wait for a turn
+            pass
+    finally:
+        done.set()
+        holder.join()
+    with db.transaction(engine, writes=True):  # the turn is free again
+        pass
