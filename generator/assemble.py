@@ -23,10 +23,10 @@ from .targets import target_for
 
 @dataclass(frozen=True)
 class ProjectFiles:
-    """The manifest-dependent files of a project, rendered and formatted."""
+    """The manifest-dependent files of a project, rendered and formatted (UTF-8)."""
 
-    generated: dict[str, str]  # always written
-    user: dict[str, str]  # extension points: written only where absent
+    generated: dict[str, bytes]  # always written
+    user: dict[str, bytes]  # extension points: written only where absent
 
 
 def spec_paths(project: ir.Project) -> tuple[str, str]:
@@ -71,17 +71,18 @@ def build_project_files(
     yaml_path, json_path = spec_paths(project)
     name = f"{project.framework}\0{project.name}\0{yaml_path}"
     formatted = render_files(plans, caches, target.black_stable_templates, name)
+    owners = {plan.path: plan.owner for plan in plans}
+    files = ProjectFiles(generated={}, user={})
+    for path in list(formatted):  # each text let go once encoded
+        kept = files.user if owners.get(path) == "user" else files.generated
+        kept[path] = formatted.pop(path).encode("utf-8")
     run.progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
     validate_spec(doc, source=project.docs.path, cache_dir=caches.spec)
-    yaml_text, json_text = dump_spec(doc, caches.spec_text, name)
-    formatted[yaml_path] = yaml_text
-    formatted[json_path] = json_text
-    owners = {plan.path: plan.owner for plan in plans}
-    return ProjectFiles(
-        generated={p: t for p, t in formatted.items() if owners.get(p) != "user"},
-        user={p: t for p, t in formatted.items() if owners.get(p) == "user"},
-    )
+    yaml_data, json_data = dump_spec(doc, caches.spec_text, name)
+    files.generated[yaml_path] = yaml_data
+    files.generated[json_path] = json_data
+    return files
 
 
 def render_output(project: ir.Project, run: Run, skip: Collection[str] = ()) -> Output:
@@ -93,10 +94,10 @@ def render_output(project: ir.Project, run: Run, skip: Collection[str] = ()) -> 
     skeleton = render_skeleton_files(target, project, run.caches.skeleton)
     for path, data in skeleton.items():
         output.add(path, data, target.owner_of(path, None))
-    for path, text in files.generated.items():
-        output.add(path, text.encode("utf-8"), target.owner_of(path, "generated"))
-    for path, text in files.user.items():
-        output.add(path, text.encode("utf-8"), "user")
+    for path, data in files.generated.items():
+        output.add(path, data, target.owner_of(path, "generated"))
+    for path, data in files.user.items():
+        output.add(path, data, "user")
     return output
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .errors import OutputError
 from .model import ir
@@ -35,6 +36,16 @@ from .run import Progress, Run, quiet
 
 # The manifest loader (jsonschema), the targets and the renderers are imported where
 # they are used: a rerun with nothing to do stops before it needs any of them.
+
+
+def _start_run(**options: Any) -> Run:
+    """``Run.start(**options)``; the panel kernel's compiled modules are kept in the
+    run's cache (none: compiled on every run)."""
+    from .spec.kernel_bytecode import keep_kernel_bytecode
+
+    run = Run.start(**options)
+    keep_kernel_bytecode(run.caches.kernel)
+    return run
 
 
 def _load(manifest: Path, dest: Path, run: Run) -> tuple[ir.Project, bytes]:
@@ -73,7 +84,7 @@ def generate(
     non-empty ``dest`` is refused unless ``force`` replaces it. ``dry_run`` computes
     the same changes and writes nothing.
     """
-    run = Run.start(
+    run = _start_run(
         use_cache=use_cache,
         progress=progress,
         force=force,
@@ -175,7 +186,7 @@ def check(
     manifest = manifest if manifest is not None else dest / MANIFEST_COPY
     progress(f"loading {manifest}")
     state = read_state(dest)
-    run = Run.start(
+    run = _start_run(
         use_cache=use_cache, progress=progress, framework=state.project.framework
     )
     project, source = _load(manifest, dest, run)
@@ -201,15 +212,15 @@ def write_spec(
     from .spec.openapi import build_spec, dump_spec
     from .spec.validate import validate_spec
 
-    run = Run.start(progress=progress)
+    run = _start_run(progress=progress)
     project = load_manifest(manifest)
     run.progress("building and validating the OpenAPI spec")
     doc = build_spec(project)
     validate_spec(doc, source=str(manifest), cache_dir=run.caches.spec)
-    yaml_text, json_text = dump_spec(doc)
+    yaml_data, json_data = dump_spec(doc)
     yaml_name = PurePosixPath(project.docs.path).name
     json_name = str(PurePosixPath(yaml_name).with_suffix(".json"))
-    files = {yaml_name: yaml_text, json_name: json_text}
+    files = {yaml_name: yaml_data, json_name: json_data}
     return writer.write_files_atomically(out_dir, files)
 
 

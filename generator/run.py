@@ -31,6 +31,7 @@ class Caches:
     templates: Path | None = None  # Jinja's compiled templates
     spec_text: Path | None = None  # the spec's texts, by part
     manifest: Path | None = None  # resources that passed the manifest schema
+    kernel: Path | None = None  # the panel kernel's compiled modules
 
     @classmethod
     def default(cls, enabled: bool = True) -> Caches:
@@ -46,6 +47,7 @@ class Caches:
             root / "jinja",
             root / "spec-text",
             root / "manifest",
+            root / "kernel",
         )
 
 

@@ -42,6 +42,8 @@ def test_cache_changes_speed_not_bytes(tmp_path) -> None:
         outputs.append(tree_files(dest))
     assert outputs[0] == outputs[1] == outputs[2]
     assert any((tmp_path / "cache").rglob("*")), "the cache was never written"
+    assert any((tmp_path / "cache" / "kernel").rglob("*")), "no kernel bytecode kept"
+    assert not list((REPO / "templates").rglob("__pycache__"))
 
 
 def test_every_path_of_a_regeneration_gives_the_same_bytes(tmp_path) -> None:

@@ -230,7 +230,7 @@ def write_file(target: Path, data: bytes, temp: Path, *, sync: bool = False) -> 
         raise
 
 
-def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Path]:
+def write_files_atomically(directory: Path, files: Mapping[str, bytes]) -> list[Path]:
     """Write each file through a temporary sibling and a rename; return the paths."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -239,11 +239,11 @@ def write_files_atomically(directory: Path, files: Mapping[str, str]) -> list[Pa
     if not directory.is_dir():
         raise OutputError(f"output path '{directory}' is not a directory")
     written = []
-    for name, text in sorted(files.items()):
+    for name, data in sorted(files.items()):
         target = directory / name
         temp = target.with_name(f".{name}.panelforge-{secrets.token_hex(4)}")
         try:
-            write_file(target, text.encode("utf-8"), temp)
+            write_file(target, data, temp)
             temp.replace(target)
         except OSError as exc:
             temp.unlink(missing_ok=True)

@@ -23,6 +23,7 @@ from ..errors import SpecError
 from ..model import ir
 from ..model.kernel_fields import kernel_field, kernel_fields, link_key_type
 from ..paths import kernel_dir
+from .kernel_bytecode import kernel_finder
 
 KERNEL_PACKAGE = "_panelforge_kernel"
 _MODULES = ("fields", "labels", "resource", "record_actions", "openapi", "oag")
@@ -44,6 +45,26 @@ def load_kernel() -> SimpleNamespace:
     """The kernel's ``fields``, ``labels``, ``resource``, ``openapi`` and ``oag``
     modules, once."""
     directory = kernel_dir()
+    finder = kernel_finder(KERNEL_PACKAGE, directory)
+    if finder is not None:
+        sys.meta_path.insert(0, finder)
+    with _no_bytecode():
+        try:
+            if finder is None:
+                _exec_package(directory)
+            modules = {
+                name: importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
+                for name in _MODULES
+            }
+        except BaseException:
+            _forget_kernel()
+            if finder is not None:
+                sys.meta_path.remove(finder)
+            raise
+    return SimpleNamespace(**modules)
+
+
+def _exec_package(directory: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         KERNEL_PACKAGE,
         directory / "__init__.py",
@@ -51,18 +72,8 @@ def load_kernel() -> SimpleNamespace:
     )
     assert spec is not None and spec.loader is not None
     package = importlib.util.module_from_spec(spec)
-    with _no_bytecode():
-        sys.modules[KERNEL_PACKAGE] = package
-        try:
-            spec.loader.exec_module(package)
-            modules = {
-                name: importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
-                for name in _MODULES
-            }
-        except BaseException:
-            _forget_kernel()
-            raise
-    return SimpleNamespace(**modules)
+    sys.modules[KERNEL_PACKAGE] = package
+    spec.loader.exec_module(package)
 
 
 def _forget_kernel() -> None:
@@ -183,8 +194,8 @@ def build_spec(project: ir.Project) -> dict[str, Any]:
 
 def dump_spec(
     doc: dict[str, Any], cache_dir: Path | None = None, name: str = ""
-) -> tuple[str, str]:
-    """The document as (YAML text, JSON text), as ``oag:generate`` writes them.
+) -> tuple[bytes, bytes]:
+    """The document as (YAML, JSON) in UTF-8, as ``oag:generate`` writes them.
 
     With ``cache_dir``, the texts of the parts that did not change since the last spec
     written under ``name`` are reused (:mod:`generator.spec.text`): same bytes.
@@ -194,11 +205,12 @@ def dump_spec(
     kernel = load_kernel()
     dump_json = exact_json_writer(kernel.openapi.dump_json)
     if cache_dir is None:
-        return kernel.openapi.dump_yaml(doc), dump_json(doc)
+        return kernel.openapi.dump_yaml(doc).encode(), dump_json(doc).encode()
     cache = SpecTextCache(cache_dir, name, writers_fingerprint(kernel_dir()))
     return dump_texts(doc, kernel.openapi.dump_yaml, dump_json, cache)
 
 
 def render_spec(project: ir.Project) -> tuple[str, str]:
     """``project``'s spec as (YAML text, JSON text)."""
-    return dump_spec(build_spec(project))
+    yaml_data, json_data = dump_spec(build_spec(project))
+    return yaml_data.decode("utf-8"), json_data.decode("utf-8")

@@ -59,7 +59,7 @@ def _odd_doc() -> dict[str, Any]:
 def test_spec_texts_are_the_writers_bytes(doc: Any, tmp_path: Path) -> None:
     dump_yaml, dump_json = _writers()
     document = doc()
-    expected = (dump_yaml(document), dump_json(document))
+    expected = (dump_yaml(document).encode(), dump_json(document).encode())
     cache = SpecTextCache(tmp_path, "project", "salt")
     assert dump_texts(document, dump_yaml, dump_json, cache) == expected  # cold
     assert dump_texts(document, dump_yaml, dump_json, cache) == expected  # warm
@@ -77,8 +77,8 @@ def test_changed_entries_are_written_again(tmp_path: Path) -> None:
     cache = SpecTextCache(tmp_path, "project", "salt")
     dump_texts(before, dump_yaml, dump_json, cache)
     assert dump_texts(after, dump_yaml, dump_json, cache) == (
-        dump_yaml(after),
-        dump_json(after),
+        dump_yaml(after).encode(),
+        dump_json(after).encode(),
     )
 
 
@@ -90,8 +90,8 @@ def test_a_damaged_piece_cache_is_ignored(tmp_path: Path) -> None:
     assert cache.path is not None
     cache.path.write_bytes(b"\x00not marshal")
     assert dump_texts(doc, dump_yaml, dump_json, cache) == (
-        dump_yaml(doc),
-        dump_json(doc),
+        dump_yaml(doc).encode(),
+        dump_json(doc).encode(),
     )
 
 
