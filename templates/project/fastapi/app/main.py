@@ -23,7 +23,7 @@ from app.panel.pages import install_page_errors
 from app.panel.pages import router as pages_router
 from app.panel.record_actions import router as record_actions_router
 from app.panel.registry import Registry
-from app.panel.routes import router as panel_router
+from app.panel.routes import crud_routes
 from app.panel.stack import check_settings, configure_auth, panel_middleware
 from app.panel.templating import STATIC_DIR, STATIC_URL
 from app.panel.trash import router as trash_router
@@ -80,7 +80,7 @@ def create_app(
         trim_strings=settings.trim_strings,
     )
     app.state.site = Site((p.resource for p in app.state.registry), pages)
-    app.include_router(panel_router, prefix=prefix)
+    app.router.routes.extend(crud_routes(prefix))
     app.include_router(record_actions_router, prefix=prefix)
     app.include_router(actions_router, prefix=prefix)
     app.include_router(login_router, prefix=prefix)

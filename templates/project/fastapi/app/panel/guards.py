@@ -1,7 +1,8 @@
 """What every panel route depends on, in one list, so no route can forget one.
 
-Each router of the panel is created with ``dependencies=PANEL_GUARDS``. Adding a route
-to one of those routers is enough to protect it (logged in, then allowed by the
+Each router of the panel is created with ``dependencies=PANEL_GUARDS``, and each CRUD
+route (``routes.CrudRoute``) runs ``guard`` first. Adding a route to one of those
+routers, or to the CRUD table, is enough to protect it (logged in, then allowed by the
 resource's ``can()``) and to make the current-page checks answer for it.
 """
 
