@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import copy
 import hashlib
 import hmac
 import json
@@ -78,23 +77,31 @@ def sign(key: bytes, data: dict[str, Any], now: int) -> str:
     """``data`` as a cookie value signed with ``key`` at time ``now``."""
     payload = _b64(json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
     body = f"{payload}.{now}"
-    mac = hmac.new(key, body.encode(), hashlib.sha256).digest()
+    mac = hmac.digest(key, body.encode(), "sha256")
     return f"{body}.{_b64(mac)}"
 
 
-def unsign(key: bytes, value: str, max_age: int, now: int) -> dict[str, Any]:
-    """The session in a cookie value; empty when it is forged, malformed or expired."""
+def _verified(key: bytes, value: str, max_age: int, now: int) -> bytes:
+    """The JSON a cookie value carries; empty when it is forged, malformed or
+    expired."""
     try:
         payload, issued, mac = value.split(".")
-        expected = hmac.new(key, f"{payload}.{issued}".encode(), hashlib.sha256)
-        if not hmac.compare_digest(_unb64(mac), expected.digest()):
-            return {}
+        expected = hmac.digest(key, f"{payload}.{issued}".encode(), "sha256")
+        if not hmac.compare_digest(_unb64(mac), expected):
+            return b""
         if not issued.isdigit() or now - int(issued) > max_age:
-            return {}
-        data = json.loads(_unb64(payload))
+            return b""
+        return _unb64(payload)
     except (ValueError, binascii.Error):
+        return b""
+
+
+def _session(data: bytes) -> dict[str, Any]:
+    try:
+        session = json.loads(data) if data else {}
+    except ValueError:
         return {}
-    return data if isinstance(data, dict) else {}
+    return session if isinstance(session, dict) else {}
 
 
 def csrf_token(connection: HTTPConnection) -> str:
@@ -141,8 +148,10 @@ class SessionMiddleware:
             return
         key = require_signing_key(scope["app"].state.signing_key)
         cookie = _cookie(scope)
-        loaded = unsign(key, cookie, self.max_age, int(time.time())) if cookie else {}
-        scope["session"] = copy.deepcopy(loaded)
+        data = _verified(key, cookie, self.max_age, int(time.time())) if cookie else b""
+        # Two readings of the JSON: the session the app may change, and the one it
+        # is compared with (reading the small JSON again costs less than a deep copy).
+        loaded, scope["session"] = _session(data), _session(data)
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
