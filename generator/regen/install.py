@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from .dists import distribution
+
 Kind = Literal["index", "vcs", "url", "local"]
 
 
@@ -75,11 +77,8 @@ def _detected() -> InstallSource:
     package = Path(__file__).resolve().parents[1]
     if (package.parent / "pyproject.toml").is_file():
         return LOCAL  # a source checkout (editable installs run from it too)
-    from importlib.metadata import PackageNotFoundError, distribution
-
-    try:
-        dist = distribution("panelforge")
-    except PackageNotFoundError:  # pragma: no cover - bare copy of the package
+    dist = distribution("panelforge")
+    if dist is None:  # pragma: no cover - bare copy of the package
         return LOCAL
     return from_direct_url(dist.read_text("direct_url.json"), dist.version)
 

@@ -35,6 +35,7 @@ from ..errors import OutputError
 from ..model import ir
 from ..model.irdata import project_from_data, project_to_data
 from ..render.output import Owner
+from .dists import distribution
 from .install import InstallSource, install_source
 from .jsontext import dumps_sorted
 from .merge import has_conflict_markers, is_mergeable
@@ -72,12 +73,8 @@ def sha256(data: bytes) -> str:
 @cache
 def generator_version() -> str:
     """The installed panelforge's version."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("panelforge")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0+unknown"
+    found = distribution("panelforge")
+    return found.version if found is not None else "0+unknown"  # a bare checkout
 
 
 _TOOLS = ("black", "copier", "jinja2", "pyyaml")
@@ -90,14 +87,13 @@ def source_fingerprint() -> str:
     panelforge's code, templates and specs byte by byte (so an edited checkout counts
     as another version), and the versions of the tools it runs.
     """
-    from importlib.metadata import version
-
     from ..paths import specs_dir, templates_root
 
     digest = hashlib.sha256(generator_version().encode())
     digest.update(f"\0{install_source().requirement or 'local'}".encode())
     for tool in _TOOLS:
-        digest.update(f"\0{tool} {version(tool)}".encode())
+        found = distribution(tool)
+        digest.update(f"\0{tool} {found.version if found else '-'}".encode())
     package = Path(__file__).resolve().parents[1]  # all of generator/
     roots = (package, templates_root(), specs_dir())
     for root in dict.fromkeys(roots):
